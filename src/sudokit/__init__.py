@@ -1,0 +1,33 @@
+"""sudokit: Sudoku written once and for all.
+
+Solve, count, prove uniqueness and optimise boards of any box shape from 2x2 to 8x8 (4x4 to
+64x64 boards), with a JIT-compiled search core.
+
+>>> import sudokit
+>>> result = sudokit.solve("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+>>> result.status.value, result.board.to_line()[:9]
+('solved', '534678912')
+"""
+
+from .board import Board, BoardStatus, Conflict
+from .errors import ExitCode, FormatError
+from .shape import Shape
+from .solve import SolveResult, SolveStatus, as_board, count, is_unique, solutions, solve
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Board",
+    "BoardStatus",
+    "Conflict",
+    "ExitCode",
+    "FormatError",
+    "Shape",
+    "SolveResult",
+    "SolveStatus",
+    "as_board",
+    "count",
+    "is_unique",
+    "solutions",
+    "solve",
+]

@@ -1,0 +1,322 @@
+"""``Board``: an immutable Sudoku position that reads and writes every text format."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+import numpy as np
+
+from . import symbols as _symbols
+from .shape import Shape
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .formats import FormatName
+
+#: house kinds, in house-number order (rows ``0..n-1``, columns ``n..2n-1``, boxes ``2n..3n-1``)
+HOUSE_KINDS = ("row", "column", "box")
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A value given twice (or more) in one house."""
+
+    value: int
+    kind: str  #: ``'row'``, ``'column'`` or ``'box'``
+    index: int  #: 0-based row, column or box number
+    cells: tuple[tuple[int, int], ...]  #: the (row, col) pairs holding the value, 0-based
+
+    def __str__(self) -> str:
+        where = ", ".join(f"r{r + 1}c{c + 1}" for r, c in self.cells)
+        return f"{self.value} appears {len(self.cells)} times in {self.kind} {self.index + 1} ({where})"
+
+
+@dataclass(frozen=True)
+class BoardStatus:
+    """What ``Board.status()`` finds: rule-breaking givens, without raising."""
+
+    conflicts: tuple[Conflict, ...]
+    givens: int
+    empty: int
+
+    @property
+    def valid(self) -> bool:
+        """No value is given twice in any house (the board may still have no solution)."""
+        return not self.conflicts
+
+    @property
+    def complete(self) -> bool:
+        """Every cell holds a value."""
+        return self.empty == 0
+
+    @property
+    def solved(self) -> bool:
+        """Complete and valid: a finished Sudoku."""
+        return self.valid and self.complete
+
+    def __bool__(self) -> bool:
+        return self.valid
+
+    def __str__(self) -> str:
+        if self.conflicts:
+            return "; ".join(str(conflict) for conflict in self.conflicts)
+        return "solved" if self.complete else f"valid, {self.empty} empty cells"
+
+
+class Board:
+    """A Sudoku board: a :class:`Shape`, ``n*n`` cell values (0 = empty) and the alphabet that
+    writes them.
+
+    Boards are immutable values: equal when their shapes and cells are equal (the alphabet is
+    presentation only), hashable, and ``eval(repr(board)) == board``.
+
+    >>> board = Board.from_line("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+    >>> board[0, 0], board.givens
+    (5, 30)
+    """
+
+    __slots__ = ("_shape", "_cells", "_symbols", "_hash")
+
+    def __init__(
+        self,
+        cells: Iterable[int] | np.ndarray,
+        shape: Shape | None = None,
+        symbols: str | None = None,
+    ) -> None:
+        array = np.array(cells, dtype=np.int64).reshape(-1)
+        if shape is None:
+            size = int(round(len(array) ** 0.5))
+            if size * size != len(array):
+                raise ValueError(f"{len(array)} cells do not make a square board")
+            shape = Shape.for_size(size)
+        if len(array) != shape.cells:
+            raise ValueError(f"a {shape.name} board has {shape.cells} cells, not {len(array)}")
+        if len(array) and (array.min() < 0 or array.max() > shape.size):
+            bad = int(array[(array < 0) | (array > shape.size)][0])
+            raise ValueError(f"cell values must be 0 (empty) to {shape.size}, not {bad}")
+        stored = array.astype(np.uint8)
+        stored.setflags(write=False)
+        self._shape = shape
+        self._cells = stored
+        self._symbols = _symbols.check(symbols, shape.size) if symbols else _symbols.default(shape.size)
+        self._hash: int | None = None
+
+    # -- constructors -------------------------------------------------------------------
+
+    @classmethod
+    def empty(cls, shape: Shape | int = 9) -> Board:
+        """A board with no givens; ``shape`` is a :class:`Shape` or a board size."""
+        if not isinstance(shape, Shape):
+            shape = Shape.for_size(shape)
+        return cls(np.zeros(shape.cells, dtype=np.uint8), shape)
+
+    @classmethod
+    def from_rows(
+        cls, rows: Sequence[Sequence[int]], shape: Shape | None = None, symbols: str | None = None
+    ) -> Board:
+        """From ``n`` rows of ``n`` integers (0 = empty)."""
+        return cls([value for row in rows for value in row], shape, symbols)
+
+    @classmethod
+    def from_line(
+        cls, text: str, shape: Shape | None = None, symbols: str | None = None
+    ) -> Board:
+        """From the one-line form: ``n*n`` symbols, ``.``/``-``/``0`` for empty cells."""
+        from .formats import line
+
+        return line.parse(text, shape=shape, symbols=symbols)
+
+    @classmethod
+    def from_grid(
+        cls, text: str, shape: Shape | None = None, symbols: str | None = None
+    ) -> Board:
+        """From ``n`` lines of ``n`` symbols (box rules such as ``|`` and ``+---+`` are skipped)."""
+        from .formats import grid
+
+        return grid.parse(text, shape=shape, symbols=symbols)
+
+    @classmethod
+    def from_ints(cls, text: str, shape: Shape | None = None) -> Board:
+        """From ``n`` lines of ``n`` whitespace-separated integers, 0 = empty (NOIP form)."""
+        from .formats import ints
+
+        return ints.parse(text, shape=shape)
+
+    @classmethod
+    def from_leetcode(
+        cls, rows: Sequence[Sequence[str]] | str, shape: Shape | None = None
+    ) -> Board:
+        """From LeetCode's list of lists of one-character strings, or its JSON text."""
+        from .formats import leetcode
+
+        if isinstance(rows, str):
+            return leetcode.parse(rows, shape=shape)
+        return leetcode.from_lists(rows, shape=shape)
+
+    @classmethod
+    def parse(
+        cls,
+        text: str,
+        format: FormatName | None = None,
+        shape: Shape | None = None,
+        symbols: str | None = None,
+    ) -> Board:
+        """Read exactly one board in any format (detected unless ``format`` is given)."""
+        from .formats import parse_one
+
+        return parse_one(text, format=format, shape=shape, symbols=symbols)
+
+    # -- writers ------------------------------------------------------------------------
+
+    def to_line(self, blank: str = ".") -> str:
+        """The one-line form, in this board's alphabet."""
+        from .formats import line
+
+        return line.format(self, blank=blank)
+
+    def to_grid(self, blank: str = ".") -> str:
+        """``n`` lines of ``n`` symbols, newline-terminated."""
+        from .formats import grid
+
+        return grid.format(self, blank=blank)
+
+    def to_ints(self) -> str:
+        """``n`` lines of ``n`` space-separated integers, newline-terminated."""
+        from .formats import ints
+
+        return ints.format(self)
+
+    def to_leetcode(self) -> list[list[str]]:
+        """LeetCode's list of lists of one-character strings (``'.'`` for empty)."""
+        from .formats import leetcode
+
+        return leetcode.to_lists(self)
+
+    def to_pretty(self) -> str:
+        """The boxed grid for a person (what ``str(board)`` prints)."""
+        from .formats import pretty
+
+        return pretty.format(self)
+
+    def format(self, format: FormatName) -> str:
+        """The board in a named format: ``line``, ``grid``, ``ints``, ``leetcode``, ``pretty``."""
+        from .formats import format_board
+
+        return format_board(self, format)
+
+    # -- access -------------------------------------------------------------------------
+
+    @property
+    def shape(self) -> Shape:
+        return self._shape
+
+    @property
+    def size(self) -> int:
+        return self._shape.size
+
+    @property
+    def symbols(self) -> str:
+        """The alphabet: ``symbols[v - 1]`` writes value ``v``."""
+        return self._symbols
+
+    @property
+    def cells(self) -> np.ndarray:
+        """The ``n*n`` cell values, row by row, as a read-only ``uint8`` array (0 = empty)."""
+        return self._cells
+
+    def to_array(self) -> np.ndarray:
+        """A writable ``(n, n)`` ``uint8`` copy of the cells."""
+        return self._cells.reshape(self.size, self.size).copy()
+
+    def rows(self) -> list[list[int]]:
+        """The cells as ``n`` lists of ``n`` integers."""
+        return self.to_array().tolist()
+
+    def __getitem__(self, position: tuple[int, int]) -> int:
+        row, col = position
+        if not (0 <= row < self.size and 0 <= col < self.size):
+            raise IndexError(f"({row}, {col}) is outside a {self.size}x{self.size} board")
+        return int(self._cells[row * self.size + col])
+
+    def with_values(self, changes: dict[tuple[int, int], int]) -> Board:
+        """A new board with some cells changed: ``{(row, col): value}``, 0 to empty a cell."""
+        cells = self._cells.copy()
+        for (row, col), value in changes.items():
+            self[row, col]  # bounds check
+            cells[row * self.size + col] = value
+        return Board(cells, self._shape, self._symbols)
+
+    @property
+    def givens(self) -> int:
+        """The number of filled cells."""
+        return int(np.count_nonzero(self._cells))
+
+    # -- rules --------------------------------------------------------------------------
+
+    def status(self) -> BoardStatus:
+        """Rule-breaking givens (a value twice in a house), without raising."""
+        n = self.size
+        conflicts: list[Conflict] = []
+        houses = self._shape.houses
+        values = self._cells[houses]  # (3n, n)
+        for house in np.nonzero(_has_repeat(values, n))[0]:
+            cells = houses[house]
+            house_values = values[house]
+            for value in np.unique(house_values[house_values > 0]):
+                where = cells[house_values == value]
+                if len(where) > 1:
+                    conflicts.append(
+                        Conflict(
+                            value=int(value),
+                            kind=HOUSE_KINDS[house // n],
+                            index=int(house % n),
+                            cells=tuple((int(c) // n, int(c) % n) for c in where),
+                        )
+                    )
+        empty = int(np.count_nonzero(self._cells == 0))
+        return BoardStatus(tuple(conflicts), givens=n * n - empty, empty=empty)
+
+    def is_solution_of(self, puzzle: Board) -> bool:
+        """True when this board is a finished Sudoku that keeps every given of ``puzzle``."""
+        if self._shape != puzzle._shape or not self.status().solved:
+            return False
+        given = puzzle._cells > 0
+        return bool(np.array_equal(self._cells[given], puzzle._cells[given]))
+
+    # -- value semantics ----------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self._shape == other._shape and bool(np.array_equal(self._cells, other._cells))
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash((self._shape, self._cells.tobytes()))
+        return self._hash
+
+    def __repr__(self) -> str:
+        args = [repr(self.to_line())]
+        if self._shape != Shape.for_size_or_none(self.size):
+            args.append(f"shape={self._shape!r}")
+        if self._symbols != _symbols.default(self.size):
+            args.append(f"symbols={self._symbols!r}")
+        return f"Board.from_line({', '.join(args)})"
+
+    def __str__(self) -> str:
+        return self.to_pretty()
+
+    def _repr_svg_(self) -> str:
+        from .formats import svg
+
+        return svg.format(self)
+
+    def __reduce__(self):
+        return (Board, (self._cells, self._shape, self._symbols))
+
+
+def _has_repeat(values: np.ndarray, size: int) -> np.ndarray:
+    """For each row of ``values``, whether a nonzero value occurs twice."""
+    counts = np.zeros((values.shape[0], size + 1), dtype=np.int64)
+    np.add.at(counts, (np.arange(values.shape[0])[:, None], values), 1)
+    return (counts[:, 1:] > 1).any(axis=1)

@@ -1,0 +1,271 @@
+"""Text formats: reading streams of puzzles, detecting their format, writing boards back.
+
+========== =================================================== ==========================
+format     one record                                          written as
+========== =================================================== ==========================
+line       ``n*n`` symbols on one line (seed 000)               the line
+grid       ``n`` lines of ``n`` symbols (seed 001)              ``n`` lines + empty line
+ints       ``n`` lines of ``n`` integers, 0 = empty (seed 003)  ``n`` lines + empty line
+leetcode   ``[["5","3",".",...],...]`` (seed 002)               one line of JSON
+pretty     the boxed grid of ``str(board)``                    boxed grid + empty line
+========== =================================================== ==========================
+
+Reading is streaming: :func:`read` takes any iterable of lines (``str`` or ``bytes``) and
+yields one :class:`Record` per puzzle, a bad puzzle included, so a caller can report it and go
+on. A line that is exactly ``end`` ends the input; lines starting with ``#`` are comments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable, Iterator, Literal
+
+from ..errors import FormatError
+from ..shape import Shape
+from . import grid, ints, leetcode, line, pretty
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..board import Board
+
+FormatName = Literal["line", "grid", "ints", "leetcode", "pretty"]
+FORMATS: tuple[str, ...] = ("line", "grid", "ints", "leetcode", "pretty")
+
+#: a line that is exactly this ends the input (seed 000's stream)
+END_MARK = "end"
+
+
+@dataclass(frozen=True)
+class Record:
+    """One puzzle of an input stream: its board, or the error that stopped it being one."""
+
+    index: int  #: 0-based position among the records of the input
+    line: int  #: 1-based line where the record starts
+    format: str  #: the format it was read in
+    text: str  #: the record's text as read (lines joined with ``\\n``)
+    board: Board | None = None
+    error: FormatError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def read(
+    lines: Iterable[str | bytes],
+    *,
+    format: FormatName | None = None,
+    shape: Shape | None = None,
+    symbols: str | None = None,
+    source: str | None = None,
+) -> Iterator[Record]:
+    """Every puzzle in a stream of lines, in order, one :class:`Record` each.
+
+    The format is detected from the first puzzle unless given. Bytes are decoded as UTF-8;
+    characters that are not UTF-8 become errors of the records holding them.
+    """
+    numbered = _clean(lines)
+    first = next((item for item in numbered if item[1].strip()), None)
+    if first is None:
+        return
+    chosen = format or detect(first[1], shape=shape, symbols=symbols)
+    if chosen not in FORMATS:
+        raise ValueError(f"unknown format {chosen!r}; choose one of {', '.join(FORMATS)}")
+    stream = _prepend(first, numbered)
+    if chosen == "line":
+        records = _read_lines(stream, shape, symbols)
+    elif chosen == "leetcode":
+        records = _read_leetcode(stream, shape, symbols)
+    else:
+        records = _read_blocks(stream, chosen, shape, symbols)
+    for index, (number, text, board, error) in enumerate(records):
+        if error is not None and source is not None:
+            error = error.located(source=source)
+        yield Record(index, number, chosen, text, board, error)
+
+
+def read_text(text: str | bytes, **options) -> list[Record]:
+    """:func:`read` over a whole text."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "surrogateescape")
+    return list(read(text.splitlines(), **options))
+
+
+def parse_one(
+    text: str,
+    format: FormatName | None = None,
+    shape: Shape | None = None,
+    symbols: str | None = None,
+) -> Board:
+    """Exactly one board from a text; raises :class:`FormatError` otherwise."""
+    records = read_text(text, format=format, shape=shape, symbols=symbols)
+    if not records:
+        raise FormatError("no board in the text", line=1, column=1)
+    first = records[0]
+    if first.error is not None:
+        raise first.error
+    if len(records) > 1:
+        raise FormatError(
+            f"expected one board, found another starting here", line=records[1].line, column=1
+        )
+    assert first.board is not None
+    return first.board
+
+
+def format_board(board: Board, format: str) -> str:
+    """One output record: the board in ``format``, with its trailing newline(s)."""
+    if format == "line":
+        return line.format(board) + "\n"
+    if format == "grid":
+        return grid.format(board) + "\n"
+    if format == "ints":
+        return ints.format(board) + "\n"
+    if format == "leetcode":
+        return leetcode.format(board) + "\n"
+    if format == "pretty":
+        return pretty.format(board) + "\n"
+    raise ValueError(f"unknown format {format!r}; choose one of {', '.join(FORMATS)}")
+
+
+def detect(first_line: str, *, shape: Shape | None = None, symbols: str | None = None) -> str:
+    """The format of a stream, judged from its first meaningful line."""
+    text = first_line.strip()
+    if text.startswith("["):
+        return "leetcode"
+    if grid.is_separator(text):
+        return "pretty"
+    fields = ints.tokens(text)
+    if len(fields) > 1 and all(field.isdigit() for field, _ in fields):
+        count = len(fields)
+        if shape is not None:
+            return "ints" if count == shape.size else "line"
+        if any(len(field) > 1 for field, _ in fields) or Shape.for_size_or_none(count):
+            return "ints"
+        return "line"
+    items = grid.row_items(text, 1)
+    length = len(items)
+    if shape is not None:
+        return "grid" if length == shape.size else "line"
+    if any(char in grid.RULE_CHARS for char in text):
+        return "grid"
+    if length in line.BOARD_LENGTHS:
+        if not Shape.for_size_or_none(length):
+            return "line"
+        try:
+            line.parse(text, symbols=symbols)
+        except FormatError:
+            return "grid"
+        return "line"
+    if Shape.for_size_or_none(length):
+        return "grid"
+    return "line"  # neither fits; the line reader explains why
+
+
+# -- stream plumbing ------------------------------------------------------------------------
+
+#: (1-based line number, text without line end)
+Numbered = tuple[int, str]
+#: what the readers yield: (first line, record text, board or None, error or None)
+Parsed = tuple[int, str, "Board | None", "FormatError | None"]
+
+
+def _clean(lines: Iterable[str | bytes]) -> Iterator[Numbered]:
+    """Numbered lines without line ends, BOM or comments, stopping at ``end``; blank lines
+    are kept (they separate grid records)."""
+    for number, raw in enumerate(lines, 1):
+        text = raw.decode("utf-8", "surrogateescape") if isinstance(raw, bytes) else raw
+        text = text.rstrip("\r\n")
+        if number == 1 and text.startswith("\ufeff"):
+            text = text[1:]
+        stripped = text.strip()
+        if stripped == END_MARK:
+            return
+        if stripped.startswith("#"):
+            continue
+        yield number, text
+
+
+def _prepend(first: Numbered, rest: Iterator[Numbered]) -> Iterator[Numbered]:
+    yield first
+    yield from rest
+
+
+def _read_lines(
+    stream: Iterator[Numbered], shape: Shape | None, symbols: str | None
+) -> Iterator[Parsed]:
+    for number, text in stream:
+        if not text.strip():
+            continue
+        try:
+            yield number, text, line.parse(text, shape, symbols, line=number), None
+        except FormatError as error:
+            yield number, text, None, error
+
+
+def _read_blocks(
+    stream: Iterator[Numbered], format: str, shape: Shape | None, symbols: str | None
+) -> Iterator[Parsed]:
+    """Group rows into records of ``n`` rows: a record ends after ``n`` rows, at a blank line,
+    or at the end of the input (the last two are errors when rows are missing)."""
+    rows: list[Numbered] = []
+    size = shape.size if shape else None
+
+    def finish(end_line: int) -> Parsed:
+        text = "\n".join(row for _, row in rows)
+        try:
+            if format == "ints":
+                board = ints.parse_rows(rows, shape, end_line=end_line)
+            else:
+                board = grid.parse_rows(rows, shape, symbols, end_line=end_line)
+        except FormatError as error:
+            return rows[0][0], text, None, error
+        return rows[0][0], text, board, None
+
+    last = 0
+    for number, text in stream:
+        last = number
+        if not text.strip():
+            if rows:
+                yield finish(number)
+                rows = []
+            continue
+        if format != "ints" and grid.is_separator(text):
+            continue
+        if not rows and shape is None:
+            size = (
+                len(ints.tokens(text)) if format == "ints" else grid.size_of_row(text, number)
+            )
+        rows.append((number, text))
+        if size is not None and len(rows) >= size:
+            yield finish(number + 1)
+            rows = []
+    if rows:
+        yield finish(last + 1)
+
+
+def _read_leetcode(
+    stream: Iterator[Numbered], shape: Shape | None, symbols: str | None
+) -> Iterator[Parsed]:
+    numbered = list(stream)
+    first_line = numbered[0][0]
+    # keep skipped comment lines as empty lines so that positions stay true
+    lines = [""] * (numbered[-1][0] - first_line + 1)
+    for number, row in numbered:
+        lines[number - first_line] = row
+    text = "\n".join(lines)
+    for number, result in leetcode.boards(text, shape, symbols, line=first_line):
+        if isinstance(result, FormatError):
+            yield number, lines[number - first_line], None, result
+        else:
+            yield number, leetcode.format(result), result, None
+
+
+__all__ = [
+    "FORMATS",
+    "FormatName",
+    "Record",
+    "detect",
+    "format_board",
+    "parse_one",
+    "read",
+    "read_text",
+]

@@ -1,0 +1,84 @@
+"""Turning located characters into cell values, with errors that say where and why."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Sequence
+
+import numpy as np
+
+from .. import symbols as alphabets
+from ..errors import FormatError
+
+#: one character of input and where it stands (1-based line and column)
+Located = tuple[str, int, int]
+
+
+def describe_char(char: str) -> str:
+    """``'x'``, or the Unicode name for characters that do not print."""
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8, kept by 'surrogateescape'
+        return f"byte 0x{code - 0xDC00:02X} (the input is not UTF-8 text)"
+    if char.isprintable() and not char.isspace():
+        return f"symbol {char!r}"
+    if code < 0x20 or code == 0x7F:
+        kind = "NUL byte (binary data?)" if code == 0 else "control character"
+        return f"{kind} U+{code:04X}"
+    name = unicodedata.name(char, None)
+    return f"U+{code:04X} ({name.lower()})" if name else f"U+{code:04X}"
+
+
+def to_values(
+    items: Sequence[Located], size: int, symbols: str | None
+) -> tuple[np.ndarray, str]:
+    """Values ``0..size`` for located characters, and the alphabet used.
+
+    With ``symbols`` given, every character must be one of them or a blank; otherwise the
+    alphabet is inferred from the characters used (see :func:`sudokit.symbols.infer`).
+    """
+    used = {char for char, _, _ in items}
+    if symbols is None:
+        alphabet = alphabets.infer(size, used)
+        if alphabet is None:
+            raise _no_alphabet(items, size)
+    else:
+        alphabet = alphabets.check(symbols, size)
+    lookup = {char: value for value, char in enumerate(alphabet, start=1)}
+    for blank in alphabets.BLANKS + alphabets.ZERO:
+        lookup.setdefault(blank, 0)
+    values = np.empty(len(items), dtype=np.uint8)
+    for index, (char, line, column) in enumerate(items):
+        value = lookup.get(char)
+        if value is None:
+            raise _bad_symbol(char, line, column, alphabet)
+        values[index] = value
+    return values, alphabet
+
+
+def _no_alphabet(items: Sequence[Located], size: int) -> FormatError:
+    """Blame the first character outside the alphabet that fits the most characters."""
+    options = alphabets.candidates(size)
+    allowed = set(alphabets.BLANKS + alphabets.ZERO)
+
+    def fit(option: str) -> int:
+        return sum(char in option or char in allowed for char, _, _ in items)
+
+    best = max(options, key=fit)
+    for char, line, column in items:
+        if char not in best and char not in allowed:
+            return _bad_symbol(char, line, column, best)
+    raise AssertionError("an alphabet was refused without a character outside it")
+
+
+def _bad_symbol(char: str, line: int, column: int, alphabet: str) -> FormatError:
+    size = len(alphabet)
+    expected = f"a {size}x{size} board uses {alphabets.describe(alphabet)} and '.', '-' or '0' for empty"
+    if alphabets.ZERO in alphabet:
+        expected = f"a {size}x{size} board uses {alphabets.describe(alphabet)} and '.' or '-' for empty"
+    if char.islower() and char.upper() in alphabet:
+        message = f"lowercase {char!r}: symbols are case-sensitive; {expected}"
+    elif char.isupper() and char.lower() in alphabet:
+        message = f"uppercase {char!r}: symbols are case-sensitive; {expected}"
+    else:
+        message = f"unexpected {describe_char(char)}; {expected}"
+    return FormatError(message, line=line, column=column)

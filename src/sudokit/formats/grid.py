@@ -1,0 +1,130 @@
+"""The grid format: ``n`` lines of ``n`` symbols (seed 001, POJ 3076: ``A``-``P``, ``-`` empty).
+
+Puzzles follow one another with or without blank lines between them. Spaces between symbols,
+``|`` box rules and separator lines such as ``------+-------+------`` or the box-drawing lines of
+``str(board)`` are skipped, so a pretty-printed board reads back. A line of only ``-`` is a row
+of empty cells, not a separator: separators contain ``+``, ``|`` or box-drawing characters.
+
+Written boards are ``n`` lines followed by one empty line, exactly as seed 001 prints them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from ..errors import FormatError, quote
+from ..shape import Shape
+from ._symbols import Located, to_values
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..board import Board
+
+#: characters that draw boxes and are never symbols
+RULE_CHARS = frozenset("|+=") | frozenset(chr(code) for code in range(0x2500, 0x2580))
+_SEPARATOR_CHARS = RULE_CHARS | frozenset("- \t")
+
+#: one line of input: its 1-based number and its text without the line end
+NumberedLine = tuple[int, str]
+
+
+def is_separator(text: str) -> bool:
+    """A line that only draws box edges (it holds ``+``, ``|`` or box drawing, and no symbol)."""
+    chars = set(text.strip())
+    return bool(chars) and chars <= _SEPARATOR_CHARS and bool(chars & RULE_CHARS)
+
+
+def row_items(text: str, line: int) -> list[Located]:
+    """The symbols of one grid row, with their columns; rules and spaces are skipped."""
+    return [
+        (char, line, column)
+        for column, char in enumerate(text, 1)
+        if not char.isspace() and char not in RULE_CHARS
+    ]
+
+
+def parse(
+    text: str, shape: Shape | None = None, symbols: str | None = None, *, line: int = 1
+) -> Board:
+    """One board from ``n`` lines of ``n`` symbols; errors name the line and column."""
+    numbered = [(line + offset, row) for offset, row in enumerate(text.splitlines())]
+    rows = [(number, row) for number, row in numbered if row.strip() and not is_separator(row)]
+    if not rows:
+        raise FormatError("no grid rows where a board was expected", line=line, column=1)
+    last_line = numbered[-1][0] if numbered else line
+    return parse_rows(rows, shape, symbols, end_line=last_line + 1)
+
+
+def size_of_row(text: str, line: int) -> int:
+    """The board size a first grid row implies: its number of symbols."""
+    return len(row_items(text, line))
+
+
+def parse_rows(
+    rows: Sequence[NumberedLine],
+    shape: Shape | None,
+    symbols: str | None,
+    *,
+    end_line: int,
+) -> Board:
+    """One board from its row lines (separators and blank lines already removed).
+
+    ``end_line`` is the line where the record stopped, for the error when rows are missing.
+    """
+    from ..board import Board
+
+    first_number, first_text = rows[0]
+    if shape is None:
+        size = size_of_row(first_text, first_number)
+        shape = Shape.for_size_or_none(size)
+        if shape is None:
+            raise FormatError(
+                f"a grid row of {size} symbols does not start a board "
+                f"(rows have 4, 6, 8, 9, 10, 12, 16, 25, ... symbols): {quote(first_text)}",
+                line=first_number,
+                column=1,
+            )
+    size = shape.size
+    if len(rows) > size:
+        number, text = rows[size]
+        raise FormatError(
+            f"a {shape.name} grid has {size} rows; this is row {len(rows)}: {quote(text)}",
+            line=number,
+            column=1,
+        )
+    items: list[Located] = []
+    for number, text in rows:
+        row = row_items(text, number)
+        if len(row) < size:
+            column = row[-1][2] + 1 if row else 1
+            raise FormatError(
+                f"grid row has {len(row)} symbols, expected {size}: {quote(text)}",
+                line=number,
+                column=column,
+            )
+        if len(row) > size:
+            raise FormatError(
+                f"grid row has {len(row)} symbols, expected {size}; the extra text starts with "
+                f"{quote(''.join(char for char, _, _ in row[size:]), 20)}",
+                line=number,
+                column=row[size][2],
+            )
+        items.extend(row)
+    if len(rows) < size:
+        raise FormatError(
+            f"a {shape.name} grid needs {size} rows, found {len(rows)}",
+            line=end_line,
+            column=1,
+        )
+    values, alphabet = to_values(items, size, symbols)
+    return Board(values, shape, alphabet)
+
+
+def format(board: Board, blank: str = ".") -> str:
+    """``n`` lines of ``n`` symbols, each ending in a newline."""
+    table = blank + board.symbols
+    size = board.size
+    cells = board.cells.tolist()
+    return "".join(
+        "".join(table[value] for value in cells[row * size : (row + 1) * size]) + "\n"
+        for row in range(size)
+    )

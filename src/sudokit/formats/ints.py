@@ -1,0 +1,103 @@
+"""The integer format: ``n`` lines of ``n`` integers, ``0`` = empty (seed 003, NOIP 2009).
+
+Integers are separated by spaces, tabs or commas. Boards follow one another with or without
+blank lines between them. Written boards are ``n`` lines of space-separated integers followed by
+one empty line.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Sequence
+
+import numpy as np
+
+from ..errors import FormatError, quote
+from ..shape import Shape
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..board import Board
+
+_TOKEN = re.compile(r"[^\s,]+")
+
+NumberedLine = tuple[int, str]
+
+
+def tokens(text: str) -> list[tuple[str, int]]:
+    """The fields of one line with their 1-based columns."""
+    return [(match.group(), match.start() + 1) for match in _TOKEN.finditer(text)]
+
+
+def looks_like_ints(text: str) -> bool:
+    """A line of at least four fields that are all integers."""
+    fields = tokens(text)
+    return len(fields) >= 4 and all(field.isdigit() for field, _ in fields)
+
+
+def parse(text: str, shape: Shape | None = None, *, line: int = 1) -> Board:
+    """One board from ``n`` lines of ``n`` integers."""
+    numbered = [(line + offset, row) for offset, row in enumerate(text.splitlines())]
+    rows = [(number, row) for number, row in numbered if row.strip()]
+    if not rows:
+        raise FormatError("no rows of integers where a board was expected", line=line, column=1)
+    return parse_rows(rows, shape, end_line=numbered[-1][0] + 1)
+
+
+def parse_rows(rows: Sequence[NumberedLine], shape: Shape | None, *, end_line: int) -> Board:
+    """One board from its row lines (blank lines already removed)."""
+    from ..board import Board
+
+    first_number, first_text = rows[0]
+    if shape is None:
+        size = len(tokens(first_text))
+        shape = Shape.for_size_or_none(size)
+        if shape is None:
+            raise FormatError(
+                f"a row of {size} integers does not start a board "
+                f"(rows have 4, 6, 8, 9, 12, 16, 25, ... integers): {quote(first_text)}",
+                line=first_number,
+                column=1,
+            )
+    size = shape.size
+    if len(rows) > size:
+        number, text = rows[size]
+        raise FormatError(
+            f"a {shape.name} board has {size} rows; this is row {len(rows)}: {quote(text)}",
+            line=number,
+            column=1,
+        )
+    values = np.zeros(size * size, dtype=np.uint8)
+    for row_index, (number, text) in enumerate(rows):
+        fields = tokens(text)
+        if len(fields) != size:
+            column = fields[size][1] if len(fields) > size else len(text.rstrip()) + 1
+            raise FormatError(
+                f"row has {len(fields)} integers, expected {size}: {quote(text)}",
+                line=number,
+                column=column,
+            )
+        for col, (field, column) in enumerate(fields):
+            if not field.isdigit():
+                raise FormatError(
+                    f"expected an integer 0-{size}, found {quote(field)}", line=number, column=column
+                )
+            value = int(field)
+            if value > size:
+                raise FormatError(
+                    f"value {value} is out of range: a {shape.name} board holds 0 (empty) to {size}",
+                    line=number,
+                    column=column,
+                )
+            values[row_index * size + col] = value
+    if len(rows) < size:
+        raise FormatError(
+            f"a {shape.name} board needs {size} rows of integers, found {len(rows)}",
+            line=end_line,
+            column=1,
+        )
+    return Board(values, shape)
+
+
+def format(board: Board) -> str:
+    """``n`` lines of space-separated integers, each ending in a newline."""
+    return "".join(" ".join(map(str, row)) + "\n" for row in board.rows())

@@ -1,0 +1,222 @@
+"""LeetCode's format (seed 002): a list of ``n`` lists of ``n`` one-character strings.
+
+As text it is JSON, ``[["5","3",".",...],...]``; Python's ``[['5','3','.',...],...]`` and
+integers (``0`` = empty) read too. A text may hold several boards one after another, or one list
+of boards. Written boards are compact JSON on one line, exactly as LeetCode shows them.
+
+The reader is a small scanner rather than ``json.loads`` so that every error names its line and
+column, including errors of shape (a row too short, a two-character string).
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterator, Sequence, Union
+
+import numpy as np
+
+from ..errors import FormatError, quote
+from ..shape import Shape
+from ._symbols import Located, describe_char, to_values
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..board import Board
+
+_TOKEN = re.compile(
+    r"""(?P<space>\s+)|(?P<open>\[)|(?P<close>\])|(?P<comma>,)"""
+    r"""|(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|(?P<int>-?\d+)"""
+)
+
+
+@dataclass
+class _Node:
+    """A scanned value with the offset where it starts."""
+
+    offset: int
+    value: Union[str, int, list["_Node"]]
+
+
+class _Scanner:
+    def __init__(self, text: str, first_line: int) -> None:
+        self.text = text
+        self.first_line = first_line
+        self.line_starts = [0] + [match.end() for match in re.finditer("\n", text)]
+        self.pos = 0
+
+    def where(self, offset: int) -> dict[str, int]:
+        index = bisect.bisect_right(self.line_starts, offset) - 1
+        return {"line": self.first_line + index, "column": offset - self.line_starts[index] + 1}
+
+    def error(self, message: str, offset: int) -> FormatError:
+        return FormatError(message, **self.where(offset))
+
+    def skip_space(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+
+    def at_end(self) -> bool:
+        self.skip_space()
+        return self.pos >= len(self.text)
+
+    def token(self) -> tuple[str, str, int]:
+        self.skip_space()
+        if self.pos >= len(self.text):
+            return "end", "", self.pos
+        match = _TOKEN.match(self.text, self.pos)
+        if match is None:
+            char = self.text[self.pos]
+            raise self.error(
+                f"unexpected {describe_char(char)} in a LeetCode board "
+                f"(expected [, ], a comma or a quoted one-character string)",
+                self.pos,
+            )
+        self.pos = match.end()
+        return match.lastgroup or "", match.group(), match.start()
+
+    def value(self) -> _Node:
+        kind, text, offset = self.token()
+        if kind == "open":
+            items: list[_Node] = []
+            while True:
+                save = self.pos
+                kind, text, item_offset = self.token()
+                if kind == "close":
+                    return _Node(offset, items)
+                if kind == "end":
+                    raise self.error("unclosed '[': the text ends inside a list", offset)
+                if items:
+                    if kind != "comma":
+                        raise self.error(f"expected ',' or ']', found {quote(text)}", item_offset)
+                else:
+                    self.pos = save
+                items.append(self.value())
+        if kind == "string":
+            try:
+                decoded = json.loads(text) if text[0] == '"' else json.loads('"' + text[1:-1].replace('"', '\\"') + '"')
+            except json.JSONDecodeError:
+                raise self.error(f"bad string {quote(text)}", offset) from None
+            return _Node(offset, decoded)
+        if kind == "int":
+            return _Node(offset, int(text))
+        if kind == "end":
+            raise self.error("the text ends where a value was expected", offset)
+        raise self.error(f"unexpected {quote(text)} where a value was expected", offset)
+
+
+def _depth(node: _Node) -> int:
+    depth = 0
+    while isinstance(node.value, list) and node.value:
+        depth += 1
+        node = node.value[0]
+    return depth
+
+
+def boards(
+    text: str, shape: Shape | None = None, symbols: str | None = None, *, line: int = 1
+) -> Iterator[tuple[int, Board | FormatError]]:
+    """Every board in a text with the line it starts on, in order; a malformed board yields its
+    error and reading goes on with the next top-level value (a syntax error ends the text, since
+    nothing after it can be trusted)."""
+    scanner = _Scanner(text, line)
+    while not scanner.at_end():
+        start = scanner.where(scanner.pos)["line"]
+        try:
+            node = scanner.value()
+        except FormatError as error:
+            yield start, error
+            return
+        nodes = node.value if _depth(node) >= 3 else [node]
+        for board_node in nodes:  # type: ignore[union-attr]
+            yield scanner.where(board_node.offset)["line"], _try_board(scanner, board_node, shape, symbols)
+        save = scanner.pos
+        kind, _, _ = scanner.token()
+        if kind != "comma":
+            scanner.pos = save
+
+
+def _try_board(scanner: _Scanner, node: _Node, shape, symbols) -> Board | FormatError:
+    try:
+        return _board(scanner, node, shape, symbols)
+    except FormatError as error:
+        return error
+
+
+def parse(
+    text: str, shape: Shape | None = None, symbols: str | None = None, *, line: int = 1
+) -> Board:
+    """Exactly one board from LeetCode-style text."""
+    results = [board for _, board in boards(text, shape, symbols, line=line)]
+    if not results:
+        raise FormatError("no board in the text", line=line, column=1)
+    first = results[0]
+    if isinstance(first, FormatError):
+        raise first
+    if len(results) > 1:
+        raise FormatError("more than one board in the text", line=line, column=1)
+    return first
+
+
+def _board(scanner: _Scanner, node: _Node, shape: Shape | None, symbols: str | None) -> Board:
+    from ..board import Board
+
+    rows = node.value
+    if not isinstance(rows, list) or not rows or not all(isinstance(r.value, list) for r in rows):
+        raise scanner.error("a board is a list of rows, each a list of cells", node.offset)
+    if shape is None:
+        shape = Shape.for_size_or_none(len(rows))
+        if shape is None:
+            raise scanner.error(f"a board of {len(rows)} rows has no usual shape", node.offset)
+    size = shape.size
+    if len(rows) != size:
+        raise scanner.error(f"a {shape.name} board has {size} rows, found {len(rows)}", node.offset)
+    items: list[Located] = []
+    numbers: list[int] = []
+    for row in rows:
+        cells = row.value
+        assert isinstance(cells, list)
+        if len(cells) != size:
+            raise scanner.error(f"row has {len(cells)} cells, expected {size}", row.offset)
+        for cell in cells:
+            where = scanner.where(cell.offset)
+            if isinstance(cell.value, list):
+                raise scanner.error("expected a cell, found a list", cell.offset)
+            if isinstance(cell.value, int):
+                if not 0 <= cell.value <= size:
+                    raise scanner.error(f"value {cell.value} is out of range 0-{size}", cell.offset)
+                numbers.append(cell.value)
+                items.append(("0", where["line"], where["column"]))
+                continue
+            if len(cell.value) != 1:
+                raise scanner.error(
+                    f"a cell is a one-character string, found {quote(cell.value)}", cell.offset
+                )
+            numbers.append(-1)
+            items.append((cell.value, where["line"], where["column"]))
+    if all(number >= 0 for number in numbers):
+        return Board(np.array(numbers, dtype=np.uint8), shape)
+    values, alphabet = to_values(
+        [item for item, number in zip(items, numbers) if number < 0], size, symbols
+    )
+    merged = np.array(numbers, dtype=np.int64)
+    merged[merged < 0] = values
+    return Board(merged, shape, alphabet)
+
+
+def from_lists(rows: Sequence[Sequence[str]], shape: Shape | None = None) -> Board:
+    """A board from a Python list of lists of one-character strings (or integers)."""
+    return parse(json.dumps([list(row) for row in rows]), shape)
+
+
+def to_lists(board: Board) -> list[list[str]]:
+    """The board as LeetCode's list of lists, ``'.'`` for empty."""
+    table = "." + board.symbols
+    return [[table[value] for value in row] for row in board.rows()]
+
+
+def format(board: Board) -> str:
+    """Compact one-line JSON, as LeetCode prints a board (no newline)."""
+    return json.dumps(to_lists(board), separators=(",", ":"))
+

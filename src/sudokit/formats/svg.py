@@ -1,0 +1,47 @@
+"""An SVG picture of a board, for notebooks (``Board._repr_svg_``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..board import Board
+
+CELL = 28  #: pixels per cell
+MARGIN = 2
+
+
+def format(board: Board) -> str:
+    """The board as a standalone SVG document: thin cell lines, thick box lines."""
+    shape = board.shape
+    size = shape.size
+    side = size * CELL + 2 * MARGIN
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{side}" height="{side}" '
+        f'viewBox="0 0 {side} {side}">',
+        f'<rect x="{MARGIN}" y="{MARGIN}" width="{size * CELL}" height="{size * CELL}" '
+        'fill="white" stroke="black" stroke-width="2"/>',
+    ]
+    for index in range(1, size):
+        offset = MARGIN + index * CELL
+        for along, thick in ((True, index % shape.box_width == 0), (False, index % shape.box_height == 0)):
+            width = 2 if thick else 0.5
+            if along:  # vertical line between columns
+                coords = f'x1="{offset}" y1="{MARGIN}" x2="{offset}" y2="{side - MARGIN}"'
+            else:  # horizontal line between rows
+                coords = f'x1="{MARGIN}" y1="{offset}" x2="{side - MARGIN}" y2="{offset}"'
+            parts.append(f'<line {coords} stroke="black" stroke-width="{width}"/>')
+    font = int(CELL * 0.6)
+    for cell, value in enumerate(board.cells.tolist()):
+        if value:
+            row, col = divmod(cell, size)
+            x = MARGIN + col * CELL + CELL / 2
+            y = MARGIN + row * CELL + CELL / 2
+            parts.append(
+                f'<text x="{x}" y="{y}" font-size="{font}" font-family="sans-serif" '
+                f'text-anchor="middle" dominant-baseline="central">'
+                f"{escape(board.symbols[value - 1])}</text>"
+            )
+    parts.append("</svg>")
+    return "\n".join(parts)

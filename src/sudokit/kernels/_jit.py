@@ -1,0 +1,85 @@
+"""How sudokit compiles its kernels: one decorator, a cache that works on read-only installs,
+and a notice on stderr while a first run compiles.
+
+numba caches compiled kernels next to their source (``__pycache__``). Where the package
+directory is read-only (a system or container install) we point numba at a per-user cache
+directory instead, and where nothing is writable we compile without caching rather than fail.
+This must run before any kernel is decorated, so every kernel module imports ``kernel`` from here.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import numba
+
+#: True when NUMBA_DISABLE_JIT=1: kernels run as plain Python (for coverage and debugging)
+JIT_DISABLED = bool(numba.config.DISABLE_JIT)
+
+
+def _writable(directory: Path) -> bool:
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError:
+        return False
+    return True
+
+
+def _configure_cache() -> bool:
+    """Pick a cache directory numba can write; False when there is none."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return True  # the user chose; numba reports problems itself
+    if _writable(Path(__file__).parent / "__pycache__"):
+        return True  # numba's default: next to the source
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    for candidate in (
+        Path(base) / "sudokit" / "numba",
+        Path(tempfile.gettempdir()) / f"sudokit-numba-{os.getuid() if hasattr(os, 'getuid') else 'user'}",
+    ):
+        if _writable(candidate):
+            numba.config.CACHE_DIR = str(candidate)
+            return True
+    return False
+
+
+CACHE = _configure_cache()
+
+
+def kernel(*args, **options):
+    """``numba.njit`` with sudokit's defaults: cached, and releasing the GIL so that threads can
+    run kernels side by side."""
+    options.setdefault("cache", CACHE)
+    options.setdefault("nogil", True)
+    return numba.njit(*args, **options)
+
+
+_noticed: set[str] = set()
+
+
+def will_compile(dispatcher) -> bool:
+    """Whether calling ``dispatcher`` now compiles it (no copy in memory nor in the cache)."""
+    if JIT_DISABLED or getattr(dispatcher, "overloads", None):
+        return False
+    cache = getattr(dispatcher, "_cache", None)
+    try:
+        return not cache._cache_file._load_index()  # private, hence the broad except
+    except Exception:
+        return True
+
+
+def notify_compile(*dispatchers, what: str = "the search kernel") -> None:
+    """Say on stderr, once per process, that a first-run compile is under way."""
+    if what in _noticed or os.environ.get("SUDOKIT_QUIET"):
+        return
+    if any(will_compile(dispatcher) for dispatcher in dispatchers):
+        _noticed.add(what)
+        print(
+            f"sudokit: compiling {what} (first run only, this takes a few seconds)...",
+            file=sys.stderr,
+            flush=True,
+        )

@@ -1,0 +1,323 @@
+"""Solving, counting and proving uniqueness: validate once, run a kernel, wrap the result.
+
+Every entry point accepts a :class:`Board` or anything :func:`as_board` reads (text in any
+format, a list of lists, a numpy array) and returns a :class:`SolveResult`. A puzzle with no
+solution, or with several, is a result, never an exception; only malformed input raises.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+import numpy as np
+
+from .board import Board, Conflict
+from .kernels import protocol as P
+from .shape import Shape
+
+#: nodes are run in slices so that time limits and Ctrl-C are honoured between kernel calls;
+#: slices adapt to aim at this many seconds each
+SLICE_SECONDS = 0.05
+#: the node count of the first slice, before the speed of this puzzle is known
+FIRST_SLICE = 20_000
+#: more nodes than any search will ever run: "no node limit"
+UNLIMITED = 1 << 62
+
+
+class SolveStatus(str, enum.Enum):
+    """The answer to the question asked."""
+
+    #: a solution was found (and, where uniqueness was asked, proven the only one)
+    SOLVED = "solved"
+    #: the search space is exhausted without a solution
+    NO_SOLUTION = "no solution"
+    #: more than one solution (asked with ``limit >= 2``)
+    SEVERAL = "several"
+    #: a time or node budget ran out before the question was settled
+    UNKNOWN = "unknown"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What a search found, and what it cost."""
+
+    status: SolveStatus
+    puzzle: Board
+    board: Board | None  #: the first solution found, or None
+    count: int  #: solutions found (exact when ``exhausted``, else a lower bound)
+    exhausted: bool  #: the whole search space was explored
+    limit: int  #: the search stopped at this many solutions
+    nodes: int  #: propagations run: the root and every branch tried
+    guesses: int  #: choice points: cells the search had to branch on
+    elapsed: float  #: seconds spent in the search
+    conflicts: tuple[Conflict, ...] = field(default=())  #: rule-breaking givens, if any
+
+    @property
+    def solved(self) -> bool:
+        return self.status is SolveStatus.SOLVED
+
+    @property
+    def unique(self) -> bool | None:
+        """True or False when known; None when the search stopped before it could tell."""
+        if self.count >= 2:
+            return False
+        if self.exhausted:
+            return self.count == 1
+        return None
+
+    def __bool__(self) -> bool:
+        return self.solved
+
+    def __repr__(self) -> str:
+        solution = f", board={self.board.to_line()!r}" if self.board is not None else ""
+        return (
+            f"<SolveResult {self.status.value}: count={self.count}"
+            f"{'' if self.exhausted else '+'} nodes={self.nodes} guesses={self.guesses}{solution}>"
+        )
+
+
+def as_board(puzzle: Any, shape: Shape | None = None) -> Board:
+    """A :class:`Board` from a board, text in any format, rows of values or symbols, or an
+    array; raises :class:`sudokit.FormatError` (a ``ValueError``) for anything else."""
+    if isinstance(puzzle, Board):
+        return puzzle
+    if isinstance(puzzle, (str, bytes)):
+        from .formats import parse_one
+
+        text = puzzle.decode("utf-8", "surrogateescape") if isinstance(puzzle, bytes) else puzzle
+        return parse_one(text, shape=shape)
+    if isinstance(puzzle, np.ndarray):
+        return Board(puzzle, shape)
+    if isinstance(puzzle, (list, tuple)) and puzzle and isinstance(puzzle[0], (list, tuple)):
+        if any(isinstance(cell, str) for row in puzzle for cell in row):
+            return Board.from_leetcode(puzzle, shape)
+        return Board.from_rows(puzzle, shape)
+    raise TypeError(f"cannot read a board from {type(puzzle).__name__}")
+
+
+class Search:
+    """One resumable search over one puzzle: the arrays a kernel works in, and the loop that
+    runs it in slices. Subclasses bind a kernel (see ``protocol`` for the contract)."""
+
+    board: Board
+    ctl: np.ndarray
+    out: np.ndarray
+
+    def _call(self, limit: int, node_budget: int, record_at: int) -> int:
+        """One kernel call; returns the protocol code (STACK_FULL included)."""
+        raise NotImplementedError
+
+    def _grow(self) -> None:
+        """Make room for a deeper stack after STACK_FULL."""
+        raise NotImplementedError
+
+    @property
+    def nodes(self) -> int:
+        return int(self.ctl[P.NODES])
+
+    @property
+    def guesses(self) -> int:
+        return int(self.ctl[P.GUESSES])
+
+    @property
+    def count(self) -> int:
+        return int(self.ctl[P.COUNT])
+
+    def solution(self) -> Board:
+        return Board(self.out.copy(), self.board.shape, self.board.symbols)
+
+    def step(self, limit: int, node_budget: int, record_at: int) -> int:
+        """One kernel call, growing the stack as needed; returns DONE, LIMIT or BUDGET."""
+        while True:
+            code = self._call(limit, node_budget, record_at)
+            if code != P.STACK_FULL:
+                return int(code)
+            self._grow()
+
+    def run(
+        self,
+        limit: int,
+        record_at: int = 1,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+    ) -> int:
+        """Call the kernel in slices until it returns DONE or LIMIT, or a budget runs out
+        (then BUDGET). Slicing keeps Ctrl-C and time limits responsive."""
+        start = time.perf_counter()
+        deadline = None if time_limit is None else start + time_limit
+        node_stop = UNLIMITED if node_limit is None else node_limit
+        slice_nodes = FIRST_SLICE
+        while True:
+            budget = min(slice_nodes, node_stop - self.nodes)
+            if budget <= 0:
+                return P.BUDGET
+            before, began = self.nodes, time.perf_counter()
+            code = self.step(limit, budget, record_at)
+            if code != P.BUDGET:
+                return code
+            now = time.perf_counter()
+            if deadline is not None and now >= deadline:
+                return P.BUDGET
+            spent = max(now - began, 1e-6)
+            rate = (self.nodes - before) / spent
+            slice_nodes = int(min(max(rate * SLICE_SECONDS, 100), 1 << 40))
+            if deadline is not None:
+                slice_nodes = int(max(100, min(slice_nodes, rate * (deadline - now))))
+
+
+class GeneralSearch(Search):
+    """The general kernel: any shape, one uint64 candidate mask per cell."""
+
+    def __init__(self, board: Board) -> None:
+        shape = board.shape
+        self.board = board
+        self.cells = shape.cells
+        self.givens = np.ascontiguousarray(board.cells, dtype=np.uint8)
+        self.houses = shape.houses
+        self.cell_houses = shape.cell_houses
+        self.full = np.uint64((1 << shape.size) - 1)
+        # 9x9 gets every level it could need at once; big boards grow from about 2 MiB
+        levels = min(self.cells + 1, max(16, (1 << 21) // (8 * self.cells)))
+        self.stack = np.zeros((levels, self.cells), dtype=np.uint64)
+        self.branch_cell = np.zeros(levels, dtype=np.int64)
+        self.branch_rest = np.zeros(levels, dtype=np.uint64)
+        self.ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
+        self.ctl[P.DEPTH] = -1
+        self.out = np.zeros(self.cells, dtype=np.uint8)
+        self.queue = np.zeros(self.cells, dtype=np.int32)
+        self.dirty = np.zeros(len(self.houses), dtype=np.uint8)
+
+    def _call(self, limit: int, node_budget: int, record_at: int) -> int:
+        from .kernels import general
+
+        return general.search(
+            self.givens,
+            self.houses,
+            self.cell_houses,
+            self.full,
+            self.stack,
+            self.branch_cell,
+            self.branch_rest,
+            self.ctl,
+            limit,
+            node_budget,
+            record_at,
+            self.out,
+            self.queue,
+            self.dirty,
+        )
+
+    def _grow(self) -> None:
+        levels = min(self.cells + 1, 2 * len(self.stack))
+        for name in ("stack", "branch_cell", "branch_rest"):
+            old = getattr(self, name)
+            new = np.zeros((levels,) + old.shape[1:], dtype=old.dtype)
+            new[: len(old)] = old
+            setattr(self, name, new)
+
+
+def _search_for(board: Board) -> Search:
+    from .kernels import _jit, general
+
+    _jit.notify_compile(general.search)
+    return GeneralSearch(board)
+
+
+def _result(
+    board: Board, search: Search | None, code: int, limit: int, elapsed: float, conflicts=()
+) -> SolveResult:
+    count = search.count if search else 0
+    exhausted = code == P.DONE
+    if count >= 2:
+        status = SolveStatus.SEVERAL
+    elif count == 1:
+        status = SolveStatus.SOLVED if (limit == 1 or exhausted) else SolveStatus.UNKNOWN
+    else:
+        status = SolveStatus.NO_SOLUTION if exhausted else SolveStatus.UNKNOWN
+    return SolveResult(
+        status=status,
+        puzzle=board,
+        board=search.solution() if count else None,
+        count=count,
+        exhausted=exhausted,
+        limit=limit,
+        nodes=search.nodes if search else 0,
+        guesses=search.guesses if search else 0,
+        elapsed=elapsed,
+        conflicts=tuple(conflicts),
+    )
+
+
+def count(
+    puzzle: Any,
+    limit: int = 2,
+    *,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    shape: Shape | None = None,
+) -> SolveResult:
+    """Search for up to ``limit`` solutions: 1 solves, 2 proves uniqueness, N counts to N.
+
+    ``time_limit`` (seconds) and ``node_limit`` bound the search; when one runs out first the
+    status is ``UNKNOWN`` and ``count`` is what was found so far.
+    """
+    if not isinstance(limit, (int, np.integer)) or limit < 1:
+        raise ValueError(f"limit must be a positive integer, not {limit!r}")
+    board = as_board(puzzle, shape)
+    start = time.perf_counter()
+    board_status = board.status()
+    if not board_status.valid:
+        return _result(board, None, P.DONE, int(limit), 0.0, board_status.conflicts)
+    search = _search_for(board)
+    code = search.run(int(limit), 1, time_limit, node_limit)
+    return _result(board, search, code, int(limit), time.perf_counter() - start)
+
+
+def solve(
+    puzzle: Any,
+    *,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    shape: Shape | None = None,
+) -> SolveResult:
+    """Find one solution (``count(puzzle, limit=1)``)."""
+    return count(puzzle, 1, time_limit=time_limit, node_limit=node_limit, shape=shape)
+
+
+def is_unique(
+    puzzle: Any,
+    *,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    shape: Shape | None = None,
+) -> SolveResult:
+    """Prove the puzzle has exactly one solution (``count(puzzle, limit=2)``).
+
+    The result is truthy only when the solution is proven unique; ``result.unique`` is
+    True, False, or None when a budget stopped the search first.
+    """
+    return count(puzzle, 2, time_limit=time_limit, node_limit=node_limit, shape=shape)
+
+
+def solutions(puzzle: Any, limit: int | None = None, *, shape: Shape | None = None) -> Iterator[Board]:
+    """Every solution, lazily, in the kernel's search order (at most ``limit`` of them).
+
+    The search pauses after each solution and resumes when the next is asked for, so taking
+    the first few solutions of a puzzle with millions costs only what those few cost.
+    """
+    board = as_board(puzzle, shape)
+    if not board.status().valid:
+        return
+    search = _search_for(board)
+    while limit is None or search.count < limit:
+        code = search.run(search.count + 1, record_at=search.count + 1)
+        if code == P.LIMIT:
+            yield search.solution()
+        else:
+            return
