@@ -222,8 +222,50 @@ class GeneralSearch(Search):
             setattr(self, name, new)
 
 
+class ClassicSearch(Search):
+    """The classic kernel: 9x9 with 3x3 boxes, candidates as band bitboards."""
+
+    def __init__(self, board: Board) -> None:
+        from .kernels import classic
+
+        self.board = board
+        self.givens = np.ascontiguousarray(board.cells, dtype=np.uint8)
+        levels = 82  # a level per branch on an open cell at most: never grows in practice
+        self.stack = np.zeros(levels * classic.SLOTS, dtype=np.int32)
+        self.branch_cell = np.zeros(levels, dtype=np.int64)
+        self.branch_rest = np.zeros(levels, dtype=np.int64)
+        self.ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
+        self.ctl[P.DEPTH] = -1
+        self.out = np.zeros(81, dtype=np.uint8)
+
+    def _call(self, limit: int, node_budget: int, record_at: int) -> int:
+        from .kernels import classic
+
+        return classic.search(
+            self.givens, self.stack, self.branch_cell, self.branch_rest, self.ctl,
+            limit, node_budget, record_at, self.out,
+        )
+
+    def _grow(self) -> None:
+        for name in ("stack", "branch_cell", "branch_rest"):
+            old = getattr(self, name)
+            setattr(self, name, np.concatenate([old, np.zeros_like(old)]))
+
+
+#: False sends 9x9 boards to the general kernel too (tests compare the two)
+_USE_CLASSIC = True
+
+
 def _search_for(board: Board) -> Search:
-    from .kernels import _jit, general
+    from .kernels import _jit
+
+    shape = board.shape
+    if _USE_CLASSIC and shape.box_height == 3 and shape.box_width == 3:
+        from .kernels import classic
+
+        _jit.notify_compile(classic.search, what="the 9x9 search kernel")
+        return ClassicSearch(board)
+    from .kernels import general
 
     _jit.notify_compile(general.search)
     return GeneralSearch(board)
