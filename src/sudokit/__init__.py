@@ -9,6 +9,7 @@ Solve, count, prove uniqueness and optimise boards of any box shape from 2x2 to 
 ('solved', '534678912')
 """
 
+from .batch import BatchResult, solve_batch
 from .board import Board, BoardStatus, Conflict
 from .errors import ExitCode, FormatError
 from .shape import Shape
@@ -17,6 +18,7 @@ from .solve import SolveResult, SolveStatus, as_board, count, is_unique, solutio
 __version__ = "0.1.0"
 
 __all__ = [
+    "BatchResult",
     "Board",
     "BoardStatus",
     "Conflict",
@@ -30,4 +32,5 @@ __all__ = [
     "is_unique",
     "solutions",
     "solve",
+    "solve_batch",
 ]

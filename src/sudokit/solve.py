@@ -230,10 +230,9 @@ class ClassicSearch(Search):
 
         self.board = board
         self.givens = np.ascontiguousarray(board.cells, dtype=np.uint8)
-        levels = 82  # a level per branch on an open cell at most: never grows in practice
-        self.stack = np.zeros(levels * classic.SLOTS, dtype=np.int32)
-        self.branch_cell = np.zeros(levels, dtype=np.int64)
-        self.branch_rest = np.zeros(levels, dtype=np.int64)
+        self.stack = np.zeros(classic.LEVELS * classic.SLOTS, dtype=np.int32)
+        self.branch_cell = np.zeros(classic.LEVELS, dtype=np.int64)
+        self.branch_rest = np.zeros(classic.LEVELS, dtype=np.int64)
         self.ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
         self.ctl[P.DEPTH] = -1
         self.out = np.zeros(81, dtype=np.uint8)

@@ -66,6 +66,9 @@ ROW = 0x1FF
 # digit's bit and no other digit's; a row of a digit word with a placed cell has no other bit;
 # every digit word passes the permutation test.
 SLOTS = 32
+#: levels enough for any search: a path branches at most 27 times on configurations (each
+#: leaves a digit word with one) and 81 times on cells (each places one), plus the root
+LEVELS = 110
 UNPLACED = 27
 DIRTY = 30
 ALL_DIRTY = (1 << 27) - 1
@@ -494,21 +497,24 @@ def search(givens, stack, branch_cell, branch_rest, ctl, limit, node_budget, rec
 
 
 @kernel
-def solve_many(puzzles, limit, solutions, counts, nodes, guesses):
-    """Search every row of ``puzzles`` (``(N, 81)`` values, 0 empty) up to ``limit`` solutions,
-    one after the other: the first solution of each into ``solutions``, and its count, nodes
-    and guesses. Rows with ``counts[k] < 0`` on entry are skipped (the caller's mark for
-    records it could not read)."""
-    stack = np.zeros(82 * SLOTS, dtype=np.int32)
-    branch_cell = np.zeros(82, dtype=np.int64)
-    branch_rest = np.zeros(82, dtype=np.int64)
+def solve_many(puzzles, limit, node_budget, solutions, counts, nodes, guesses, exhausted):
+    """Search every row of ``puzzles`` (``(N, 81)`` values, 0 empty) for up to ``limit``
+    solutions and at most ``node_budget`` nodes: the first solution into ``solutions[k]``, the
+    count, nodes and guesses, and whether the search space was exhausted. Rows with
+    ``counts[k] < 0`` on entry are skipped (the caller's mark for records it set aside)."""
+    stack = np.zeros(LEVELS * SLOTS, dtype=np.int32)
+    branch_cell = np.zeros(LEVELS, dtype=np.int64)
+    branch_rest = np.zeros(LEVELS, dtype=np.int64)
     ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
     for k in range(puzzles.shape[0]):
         if counts[k] < 0:
             continue
         ctl[:] = 0
         ctl[P.DEPTH] = -1
-        search(puzzles[k], stack, branch_cell, branch_rest, ctl, limit, 1 << 62, 1, solutions[k])
+        code = search(
+            puzzles[k], stack, branch_cell, branch_rest, ctl, limit, node_budget, 1, solutions[k]
+        )
         counts[k] = ctl[P.COUNT]
         nodes[k] = ctl[P.NODES]
         guesses[k] = ctl[P.GUESSES]
+        exhausted[k] = code == P.DONE

@@ -1,0 +1,59 @@
+"""Many boards of one general shape in one compiled call, with the general kernel.
+
+Each row of ``puzzles`` runs ``general.search`` to the end (or to its node budget) with
+arrays allocated once for the whole batch. The search loop itself stays in ``general``: a
+second copy of it here would drift from the one the single-board API runs. A deep search that
+fills the stack gets a stack twice as tall, as ``GeneralSearch`` does in Python.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import general
+from . import protocol as P
+from ._jit import kernel
+
+
+@kernel
+def solve_many(
+    puzzles, houses, cell_houses, full, limit, node_budget, solutions, counts, nodes, guesses, exhausted
+):
+    """Search every row of ``puzzles`` (``(N, cells)`` values, 0 empty) for up to ``limit``
+    solutions and at most ``node_budget`` nodes: the first solution into ``solutions[k]``, the
+    count, nodes and guesses, and whether the search space was exhausted. Rows with
+    ``counts[k] < 0`` on entry are skipped (the caller's mark for records it set aside)."""
+    cells = puzzles.shape[1]
+    levels = min(cells + 1, max(16, (1 << 21) // (8 * cells)))
+    stack = np.zeros((levels, cells), dtype=np.uint64)
+    branch_cell = np.zeros(levels, dtype=np.int64)
+    branch_rest = np.zeros(levels, dtype=np.uint64)
+    ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
+    queue = np.zeros(cells, dtype=np.int32)
+    dirty = np.zeros(houses.shape[0], dtype=np.uint8)
+    for k in range(puzzles.shape[0]):
+        if counts[k] < 0:
+            continue
+        ctl[:] = 0
+        ctl[P.DEPTH] = -1
+        while True:
+            code = general.search(
+                puzzles[k], houses, cell_houses, full, stack, branch_cell, branch_rest, ctl,
+                limit, node_budget - ctl[P.NODES], 1, solutions[k], queue, dirty,
+            )
+            if code != P.STACK_FULL:
+                break
+            grown = min(cells + 1, 2 * stack.shape[0])
+            bigger = np.zeros((grown, cells), dtype=np.uint64)
+            bigger[: stack.shape[0]] = stack
+            stack = bigger
+            cells_at = np.zeros(grown, dtype=np.int64)
+            cells_at[: branch_cell.shape[0]] = branch_cell
+            branch_cell = cells_at
+            rest = np.zeros(grown, dtype=np.uint64)
+            rest[: branch_rest.shape[0]] = branch_rest
+            branch_rest = rest
+        counts[k] = ctl[P.COUNT]
+        nodes[k] = ctl[P.NODES]
+        guesses[k] = ctl[P.GUESSES]
+        exhausted[k] = code == P.DONE
