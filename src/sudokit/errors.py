@@ -19,6 +19,8 @@ class ExitCode(enum.IntEnum):
     BAD_INPUT = 2
     #: a budget ran out before at least one puzzle was decided
     UNKNOWN = 3
+    #: a bug in sudokit (an unexpected exception); please report it
+    INTERNAL = 70
     #: interrupted by the user
     INTERRUPTED = 130
 

@@ -40,9 +40,16 @@ class Shape:
                 raise ValueError(f"{name} must be a positive integer, not {value!r}")
         size = int(self.box_height) * int(self.box_width)
         if not 2 <= size <= MAX_SIZE:
+            hint = ""
+            if self.box_height == self.box_width and Shape.for_size_or_none(self.box_height):
+                usual = Shape.for_size(self.box_height)
+                hint = (
+                    f"; for a {self.box_height}x{self.box_height} board give its box, "
+                    f"{usual.box_height}x{usual.box_width}, or the size {self.box_height}"
+                )
             raise ValueError(
-                f"a {self.box_height}x{self.box_width} box gives a {size}x{size} board; "
-                f"sizes from 2x2 to {MAX_SIZE}x{MAX_SIZE} are supported"
+                f"a {self.box_height}x{self.box_width} box makes a board of {size}x{size}, but boards "
+                f"go from 2x2 to {MAX_SIZE}x{MAX_SIZE}{hint}"
             )
         object.__setattr__(self, "box_height", int(self.box_height))
         object.__setattr__(self, "box_width", int(self.box_width))

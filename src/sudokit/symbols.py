@@ -49,18 +49,17 @@ def candidates(size: int) -> list[str]:
 def infer(size: int, used: set[str]) -> str | None:
     """The first usual alphabet that writes every character in ``used`` (blanks excluded).
 
-    ``0`` counts as a blank when an alphabet without ``0`` fits the other characters, so
-    zero-for-empty files read naturally and hexadecimal boards still read when they use ``0``.
+    ``0`` is taken for a blank when an alphabet without ``0`` fits the other characters, unless
+    the text also marks empty cells with ``.`` or ``-``: then a ``0`` is more likely a value
+    (hexadecimal boards written ``0``-``F``).
     """
+    zero_is_value_first = bool(used & set(BLANKS)) and ZERO in used
     used = used - set(BLANKS)
     options = candidates(size)
-    for option in options:
-        if ZERO not in option and used - {ZERO} <= set(option):
-            return option
-    for option in options:
-        if used <= set(option):
-            return option
-    return None
+    zero_blank = [o for o in options if ZERO not in o and used - {ZERO} <= set(o)]
+    zero_value = [o for o in options if used <= set(o)]
+    ordered = zero_value + zero_blank if zero_is_value_first else zero_blank + zero_value
+    return ordered[0] if ordered else None
 
 
 def check(alphabet: str, size: int) -> str:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Literal
 from ..errors import FormatError
 from ..shape import Shape
 from . import grid, ints, leetcode, line, pretty
+from ._symbols import is_binary
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..board import Board
@@ -64,13 +65,20 @@ def read(
     characters that are not UTF-8 become errors of the records holding them.
     """
     numbered = _clean(lines)
-    first = next((item for item in numbered if item[1].strip()), None)
-    if first is None:
+    head: list[Numbered] = []  # the lines read ahead to detect the format, up to the second row
+    for item in numbered:
+        head.append(item)
+        if sum(1 for _, text in head if text.strip()) == 2:
+            break
+    meaningful = [text for _, text in head if text.strip()]
+    if not meaningful:
         return
-    chosen = format or detect(first[1], shape=shape, symbols=symbols)
+    chosen = format or detect(
+        meaningful[0], shape=shape, symbols=symbols, next_line=meaningful[1] if len(meaningful) > 1 else None
+    )
     if chosen not in FORMATS:
         raise ValueError(f"unknown format {chosen!r}; choose one of {', '.join(FORMATS)}")
-    stream = _prepend(first, numbered)
+    stream = _prepend(head, numbered)
     if chosen == "line":
         records = _read_lines(stream, shape, symbols)
     elif chosen == "leetcode":
@@ -126,9 +134,21 @@ def format_board(board: Board, format: str) -> str:
     raise ValueError(f"unknown format {format!r}; choose one of {', '.join(FORMATS)}")
 
 
-def detect(first_line: str, *, shape: Shape | None = None, symbols: str | None = None) -> str:
-    """The format of a stream, judged from its first meaningful line."""
+def detect(
+    first_line: str,
+    *,
+    shape: Shape | None = None,
+    symbols: str | None = None,
+    next_line: str | None = None,
+) -> str:
+    """The format of a stream, judged from its first meaningful line and the one after it.
+
+    A line of ``n*n`` symbols that reads as a board is a board; otherwise a line of ``n``
+    symbols followed by another of the same width starts a grid.
+    """
     text = first_line.strip()
+    if any(is_binary(char) for char in text):
+        return "line"  # every line then reports its own binary bytes
     if text.startswith("["):
         return "leetcode"
     if grid.is_separator(text):
@@ -148,16 +168,16 @@ def detect(first_line: str, *, shape: Shape | None = None, symbols: str | None =
     if any(char in grid.RULE_CHARS for char in text):
         return "grid"
     if length in line.BOARD_LENGTHS:
-        if not Shape.for_size_or_none(length):
-            return "line"
         try:
             line.parse(text, symbols=symbols)
         except FormatError:
-            return "grid"
-        return "line"
-    if Shape.for_size_or_none(length):
+            pass
+        else:
+            return "line"
+    same_width = next_line is not None and len(grid.row_items(next_line, 2)) == length
+    if Shape.for_size_or_none(length) and same_width:
         return "grid"
-    return "line"  # neither fits; the line reader explains why
+    return "line"  # the line reader explains what is wrong, if anything
 
 
 # -- stream plumbing ------------------------------------------------------------------------
@@ -184,8 +204,8 @@ def _clean(lines: Iterable[str | bytes]) -> Iterator[Numbered]:
         yield number, text
 
 
-def _prepend(first: Numbered, rest: Iterator[Numbered]) -> Iterator[Numbered]:
-    yield first
+def _prepend(head: list[Numbered], rest: Iterator[Numbered]) -> Iterator[Numbered]:
+    yield from head
     yield from rest
 
 

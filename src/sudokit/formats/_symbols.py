@@ -28,6 +28,19 @@ def describe_char(char: str) -> str:
     return f"U+{code:04X} ({name.lower()})" if name else f"U+{code:04X}"
 
 
+def is_binary(char: str) -> bool:
+    """A character no text format holds: a control character or a byte that was not UTF-8."""
+    code = ord(char)
+    return code < 0x20 and char not in "\t\n\r" or code == 0x7F or 0xDC80 <= code <= 0xDCFF
+
+
+def refuse_binary(items: Sequence[Located]) -> None:
+    """Raise at the first binary character, before any other check can misread it."""
+    for char, line, column in items:
+        if is_binary(char):
+            raise FormatError(f"unexpected {describe_char(char)}: this is not a text of puzzles", line=line, column=column)
+
+
 def to_values(
     items: Sequence[Located], size: int, symbols: str | None
 ) -> tuple[np.ndarray, str]:
@@ -42,7 +55,11 @@ def to_values(
         if alphabet is None:
             raise _no_alphabet(items, size)
     else:
-        alphabet = alphabets.check(symbols, size)
+        try:
+            alphabet = alphabets.check(symbols, size)
+        except ValueError as error:
+            _, line, column = items[0]
+            raise FormatError(f"--symbols: {error}", line=line, column=column) from None
     lookup = {char: value for value, char in enumerate(alphabet, start=1)}
     for blank in alphabets.BLANKS + alphabets.ZERO:
         lookup.setdefault(blank, 0)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from ..errors import FormatError, quote
 from ..shape import Shape
-from ._symbols import Located, to_values
+from ._symbols import Located, refuse_binary, to_values
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..board import Board
@@ -72,6 +72,8 @@ def parse_rows(
     """
     from ..board import Board
 
+    for number, text in rows:
+        refuse_binary(row_items(text, number))
     first_number, first_text = rows[0]
     if shape is None:
         size = size_of_row(first_text, first_number)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import FormatError, quote
 from ..shape import MAX_SIZE, Shape
-from ._symbols import Located, to_values
+from ._symbols import Located, refuse_binary, to_values
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..board import Board
@@ -37,6 +37,7 @@ def parse(
     items = [(char, line, column) for column, char in enumerate(body, 1) if not char.isspace()]
     if not items:
         raise FormatError("empty line where a board was expected", line=line, column=1)
+    refuse_binary(items)
     if shape is None:
         shape = _shape_for_length(items)
     if len(items) != shape.cells:

@@ -1,0 +1,3 @@
+from sudokit.cli import main
+
+main()

@@ -1,0 +1,252 @@
+"""The ``sudokit`` command: a thin layer of options over the library.
+
+Every input record yields exactly one output record, in order, in the input's format. A puzzle
+with no solution (or several, under ``--unique``) yields a marked record on stdout and a message
+on stderr, and the rest of the input is still processed; the exit status says what happened
+(see :class:`sudokit.ExitCode`).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import IO, Callable, Iterable, Iterator
+
+import click
+
+from .errors import ExitCode, FormatError
+from .formats import FORMATS, Record, format_board, read
+from .shape import Shape
+
+#: what an unsolved record prints in place of a board, by status
+MARKERS = {
+    "no solution": "no solution",
+    "several": "several solutions",
+    "unknown": "unknown (budget exhausted)",
+    "error": "error",
+}
+
+
+@dataclass
+class Report:
+    """Counts outcomes over a run and turns them into the exit status."""
+
+    solved: int = 0
+    unsolved: int = 0
+    unknown: int = 0
+    errors: int = 0
+    details: list[str] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> ExitCode:
+        if self.errors:
+            return ExitCode.BAD_INPUT
+        if self.unsolved:
+            return ExitCode.UNSOLVED
+        if self.unknown:
+            return ExitCode.UNKNOWN
+        return ExitCode.OK
+
+
+def _parse_shape(ctx, param, value: str | None) -> Shape | None:
+    if value is None:
+        return None
+    try:
+        return Shape.parse(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+def _check_symbols(ctx, param, value: str | None) -> str | None:
+    if value is not None and ("\\" in value or len(value) < 2):
+        raise click.BadParameter(f"expected the symbols of values 1..n in order, e.g. 'ABCDEFGHIJKLMNOP'")
+    return value
+
+
+def input_options(command: Callable) -> Callable:
+    """Options shared by every command that reads puzzles."""
+    options = [
+        click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, allow_dash=True)),
+        click.option(
+            "--format",
+            "input_format",
+            type=click.Choice(FORMATS),
+            help="Input format (default: detected from the first puzzle).",
+        ),
+        click.option(
+            "--shape",
+            callback=_parse_shape,
+            metavar="HxW|N",
+            help="Box shape such as 2x3, or board size (default: from the input).",
+        ),
+        click.option(
+            "--symbols",
+            callback=_check_symbols,
+            metavar="CHARS",
+            help="The symbols of values 1..n, e.g. 0123456789ABCDEF (default: inferred).",
+        ),
+        click.option("--time-limit", type=click.FloatRange(min=0), metavar="SECONDS", help="Budget per puzzle."),
+        click.option("--node-limit", type=click.IntRange(min=1), metavar="N", help="Search-node budget per puzzle."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def records(files: Iterable[str], input_format, shape, symbols) -> Iterator[tuple[str, Record]]:
+    """(source name, record) for every record of every input, stdin when there is none."""
+    for name in files or ("-",):
+        source = "<stdin>" if name == "-" else name
+        if name == "-":
+            yield from ((source, r) for r in read(sys.stdin.buffer, format=input_format, shape=shape, symbols=symbols, source=source))
+            continue
+        with open(name, "rb") as handle:
+            for record in read(handle, format=input_format, shape=shape, symbols=symbols, source=source):
+                yield source, record
+
+
+def _warn(message: str) -> None:
+    click.echo(message, err=True)
+
+
+def _marker(record_format: str, status: str, detail: str = "") -> str:
+    """The stand-in for a board that could not be given: one line, and in block formats the
+    blank line that ends a record."""
+    text = MARKERS[status] + (f": {detail}" if detail else "")
+    return text + ("\n" if record_format == "line" or record_format == "leetcode" else "\n\n")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="sudokit")
+def cli() -> None:
+    """sudokit: solve, count and check Sudoku puzzles of any size (4x4 to 64x64).
+
+    Puzzles are read from FILES (or stdin) in any supported format, detected automatically:
+    one per line (81 symbols for 9x9, '.', '-' or '0' for empty), grids of n lines, n lines of
+    integers (0 = empty), or LeetCode's [["5","3",".",...],...].
+    """
+
+
+@cli.command()
+@input_options
+@click.option("--unique", is_flag=True, help="Require exactly one solution; puzzles with several are marked.")
+@click.option("--pretty", is_flag=True, help="Draw boxed grids instead of the input's format.")
+@click.option("--stats", is_flag=True, help="Print nodes, guesses and time per puzzle on stderr.")
+def solve(files, input_format, shape, symbols, time_limit, node_limit, unique, pretty, stats) -> None:
+    """Solve every puzzle; print each solution in the input's format."""
+    from .solve import count as count_solutions
+
+    report = Report()
+    out = sys.stdout
+    limit = 2 if unique else 1
+    try:
+        for source, record in records(files, input_format, shape, symbols):
+            if not _check_record(record, report, out):
+                continue
+            result = count_solutions(record.board, limit, time_limit=time_limit, node_limit=node_limit)
+            where = f"{source}:{record.line}"
+            if stats:
+                _warn(f"{where}: {result.status}, {result.nodes} nodes, {result.guesses} guesses, {result.elapsed * 1e3:.2f} ms")
+            if result.solved:
+                report.solved += 1
+                if pretty:
+                    _print_pretty(record.board, result.board, out)
+                else:
+                    out.write(format_board(result.board, record.format))
+            else:
+                _unsolved(result, record, where, report, out)
+            out.flush()
+    except KeyboardInterrupt:
+        _warn("sudokit: interrupted")
+        sys.exit(ExitCode.INTERRUPTED)
+    sys.exit(report.exit_code)
+
+
+@cli.command()
+@input_options
+@click.option("--limit", type=click.IntRange(min=1), default=1_000_000, show_default=True, help="Stop counting at this many solutions.")
+def count(files, input_format, shape, symbols, time_limit, node_limit, limit) -> None:
+    """Count the solutions of every puzzle, up to --limit; one line per puzzle.
+
+    A count equal to the limit means "at least that many".
+    """
+    from .solve import count as count_solutions
+
+    report = Report()
+    out = sys.stdout
+    try:
+        for source, record in records(files, input_format, shape, symbols):
+            if not _check_record(record, report, out, block=False):
+                continue
+            result = count_solutions(record.board, limit, time_limit=time_limit, node_limit=node_limit)
+            if not result.exhausted and result.count < limit:
+                report.unknown += 1
+                _warn(f"{source}:{record.line}: unknown: the budget ran out after {result.count} solution(s)")
+                out.write(f"{MARKERS['unknown']}: at least {result.count}\n")
+            else:
+                report.solved += 1
+                out.write(f"{result.count}\n")
+            out.flush()
+    except KeyboardInterrupt:
+        _warn("sudokit: interrupted")
+        sys.exit(ExitCode.INTERRUPTED)
+    sys.exit(ExitCode.BAD_INPUT if report.errors else ExitCode.UNKNOWN if report.unknown else ExitCode.OK)
+
+
+@cli.command()
+def warmup() -> None:
+    """Compile and cache the kernels now (useful after installing, or in a container image)."""
+    from .solve import count as count_solutions
+
+    for line in ("." * 16, "." * 81, "." * 256):
+        count_solutions(line, 2)
+    click.echo("sudokit: kernels compiled and cached")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the command line; unexpected failures print one line (set SUDOKIT_DEBUG=1 for the
+    traceback) and exit with status 70 rather than dumping a traceback on the user."""
+    import os
+
+    try:
+        cli.main(args=argv, prog_name="sudokit")
+    except Exception as error:  # click handles its own errors and exits before this
+        if os.environ.get("SUDOKIT_DEBUG"):
+            raise
+        _warn(f"sudokit: internal error: {type(error).__name__}: {error} (set SUDOKIT_DEBUG=1 for details)")
+        sys.exit(ExitCode.INTERNAL)
+
+
+def _check_record(record: Record, report: Report, out: IO[str], block: bool = True) -> bool:
+    """Report a malformed record (marker on stdout, message on stderr); True when it is good."""
+    if record.error is None:
+        return True
+    report.errors += 1
+    _warn(str(record.error))
+    out.write(_marker(record.format if block else "line", "error"))
+    return False
+
+
+def _unsolved(result, record: Record, where: str, report: Report, out: IO[str]) -> None:
+    status = result.status.value
+    if status == "unknown":
+        report.unknown += 1
+        _warn(f"{where}: unknown: the budget ran out after {result.nodes} nodes")
+    elif status == "several":
+        report.unsolved += 1
+        _warn(f"{where}: several solutions (at least {result.count})")
+    else:
+        report.unsolved += 1
+        why = f": {'; '.join(str(c) for c in result.conflicts)}" if result.conflicts else ""
+        _warn(f"{where}: no solution{why}")
+    out.write(_marker(record.format, status))
+
+
+def _print_pretty(puzzle, solution, out: IO[str]) -> None:
+    from rich.console import Console
+
+    from .render import board_text
+
+    console = Console(file=out, highlight=False, soft_wrap=True)
+    console.print(board_text(solution, puzzle))
+    console.print()

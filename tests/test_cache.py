@@ -1,0 +1,79 @@
+"""Compiled kernels are cached where the user can write, even on a read-only install."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+
+def run_script(tmp_path, body: str) -> subprocess.CompletedProcess:
+    script = tmp_path / "probe.py"
+    script.write_text(textwrap.dedent(body))
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME")}
+    env["SUDOKIT_QUIET"] = "1"
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, cwd=tmp_path)
+
+
+def test_a_read_only_package_directory_falls_back_to_the_user_cache(tmp_path):
+    done = run_script(
+        tmp_path,
+        f"""
+        import os, pathlib, numba
+        import sudokit.kernels._jit as jit
+        package_cache = pathlib.Path(jit.__file__).parent / "__pycache__"
+        writable = jit._writable
+        jit._writable = lambda directory: directory != package_cache and writable(directory)
+        os.environ["XDG_CACHE_HOME"] = {str(tmp_path / "cache")!r}
+        assert jit._configure_cache()
+        assert numba.config.CACHE_DIR.startswith({str(tmp_path / "cache")!r}), numba.config.CACHE_DIR
+
+        @jit.kernel
+        def add_one(x):
+            return x + 1
+
+        assert add_one(1) == 2
+        assert list(pathlib.Path(numba.config.CACHE_DIR).rglob("*.nbi")), "nothing was cached"
+        jit._writable = lambda directory: False
+        assert jit._configure_cache() is False  # nowhere to write: compile without a cache
+        print("ok")
+        """,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+
+
+def test_sudokit_quiet_silences_the_notice(tmp_path):
+    done = run_script(
+        tmp_path,
+        """
+        import sys
+        from sudokit.kernels import _jit
+
+        class Fresh:  # a dispatcher with nothing compiled and nothing cached
+            overloads = {}
+            _cache = None
+
+        _jit.notify_compile(Fresh(), what="a probe")
+        _jit.notify_compile(Fresh(), what="a probe")
+        """,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("compiling a probe (first run only") == 0  # SUDOKIT_QUIET is set
+
+
+def test_notice_text(tmp_path, capsys):
+    from sudokit.kernels import _jit
+
+    class Fresh:
+        overloads = {}
+        _cache = None
+
+    saved = os.environ.pop("SUDOKIT_QUIET", None)
+    try:
+        _jit.notify_compile(Fresh(), what="a test probe")
+        _jit.notify_compile(Fresh(), what="a test probe")
+    finally:
+        if saved is not None:
+            os.environ["SUDOKIT_QUIET"] = saved
+    err = capsys.readouterr().err
+    assert err.count("sudokit: compiling a test probe (first run only") == 1

@@ -1,0 +1,151 @@
+"""The command line: the seeds' exact output, markers, messages and exit statuses."""
+
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from sudokit.cli import cli
+
+SEED_000 = ".2738..1..1...6735.......293.5692.8...........6.1745.364.......9518...7..8..6534."
+NO_SOLUTION = "..9.287..8.6..4..5..3.....46.........2.71345.........23.....5..9..4..8.7..125.3.."
+
+
+def run(args, stdin=None):
+    runner = CliRunner()
+    return runner.invoke(cli, args, input=stdin, catch_exceptions=False)
+
+
+def test_seed_000_sample_byte_for_byte(data_dir):
+    result = run(["solve", str(data_dir / "poj3074_sample.in")])
+    assert result.exit_code == 0
+    assert result.stdout_bytes == (data_dir / "poj3074_sample.out").read_bytes()
+
+
+def test_seed_001_sample_byte_for_byte(data_dir):
+    result = run(["solve", str(data_dir / "poj3076_sample.in")])
+    assert result.exit_code == 0
+    assert result.stdout_bytes == (data_dir / "poj3076_sample.out").read_bytes()
+
+
+def test_stdin_and_several_files(data_dir):
+    sample = (data_dir / "poj3074_sample.in").read_bytes()
+    result = run(["solve", "-", str(data_dir / "poj3074_sample.in")], stdin=sample)
+    assert result.stdout_bytes == (data_dir / "poj3074_sample.out").read_bytes() * 2
+
+
+def test_ints_output_for_ints_input(data_dir):
+    result = run(["solve", str(data_dir / "target_01.in")])
+    lines = result.stdout.splitlines()
+    assert lines[0] == "7 5 4 9 3 8 2 6 1" and lines[9] == "" and len(lines) == 10
+
+
+def test_leetcode_in_leetcode_out():
+    rows = '[["5","3",".",".","7",".",".",".","."]' + ',[".",".",".",".",".",".",".",".","."]' * 8 + "]"
+    result = run(["solve"], stdin=rows)
+    assert result.exit_code == 0 and result.stdout.startswith('[["5","3",')
+
+
+def test_no_solution_is_marked_and_the_rest_goes_on():
+    result = run(["solve"], stdin=f"{SEED_000}\n{NO_SOLUTION}\n{SEED_000}\n")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert len(lines) == 3 and lines[1] == "no solution" and lines[0] == lines[2]
+    assert "<stdin>:2: no solution" in result.stderr
+
+
+def test_repeated_givens_say_why():
+    result = run(["solve"], stdin="55" + "." * 79 + "\n")
+    assert result.exit_code == 1
+    assert "5 appears 2 times in row 1" in result.stderr
+
+
+def test_unique_marks_several():
+    result = run(["solve", "--unique"], stdin="." * 81 + "\n" + SEED_000 + "\n")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == "several solutions"
+    assert len(result.stdout.splitlines()[1]) == 81
+
+
+def test_bad_record_gives_file_line_column_and_status_2(tmp_path):
+    path = tmp_path / "puzzles.txt"
+    path.write_text(f"{SEED_000}\n{SEED_000[:40]}x{SEED_000[41:]}\n{SEED_000}\n")
+    result = run(["solve", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"{path}:2:41: unexpected symbol 'x'")
+    assert "Traceback" not in result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 3 and lines[1] == "error"
+
+
+def test_sixteen_by_sixteen_with_fifteen_rows(data_dir):
+    rows = (data_dir / "poj3076_sample.in").read_text().splitlines()[:15]
+    result = run(["solve"], stdin="\n".join(rows) + "\n")
+    assert result.exit_code == 2
+    assert "<stdin>:16:1: a 16x16 grid needs 16 rows, found 15" in result.stderr
+
+
+def test_binary_garbage_is_refused_cleanly():
+    result = run(["solve"], stdin=b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\n")
+    assert result.exit_code == 2 and "<stdin>:1:1:" in result.stderr and "not a text" in result.stderr
+
+
+def test_count_prints_one_line_per_puzzle():
+    result = run(["count", "--limit", "1000"], stdin=f"{SEED_000}\n{NO_SOLUTION}\n{'.' * 81}\n")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == ["1", "0", "1000"]
+
+
+def test_count_with_a_budget_that_runs_out():
+    result = run(["count", "--limit", "1000000000", "--node-limit", "10"], stdin="." * 81 + "\n")
+    assert result.exit_code == 3
+    assert result.stdout.startswith("unknown (budget exhausted): at least ")
+    assert "budget ran out" in result.stderr
+
+
+def test_pretty_draws_boxes():
+    result = run(["solve", "--pretty"], stdin=SEED_000 + "\n")
+    assert result.exit_code == 0 and result.stdout.startswith("┌") and "│ 5 2 7 │" in result.stdout
+
+
+def test_stats_go_to_stderr():
+    result = run(["solve", "--stats"], stdin=SEED_000 + "\n")
+    assert "nodes" in result.stderr and "nodes" not in result.stdout
+
+
+def test_options_are_checked():
+    result = CliRunner().invoke(cli, ["solve", "--shape", "9x9"], input=SEED_000)
+    assert result.exit_code == 2 and "3x3" in result.output
+    result = CliRunner().invoke(cli, ["solve", "--symbols", "abc"], input="." * 81)
+    assert result.exit_code == 2 and "needs 9 symbols" in result.stderr
+    result = CliRunner().invoke(cli, ["solve", "no-such-file.txt"])
+    assert result.exit_code == 2
+
+
+def test_explicit_shape_and_symbols():
+    line = "abc..." + "." * 30
+    result = run(["solve", "--shape", "2x3", "--symbols", "abcdef"], stdin=line + "\n")
+    assert result.exit_code == 0 and result.stdout.startswith("abc")
+
+
+def test_module_entry_point_runs(data_dir):
+    completed = subprocess.run(
+        [sys.executable, "-m", "sudokit", "solve", str(data_dir / "poj3074_sample.in")],
+        capture_output=True,
+    )
+    assert completed.returncode == 0
+    assert completed.stdout == (data_dir / "poj3074_sample.out").read_bytes()
+
+
+def test_internal_errors_are_one_line(monkeypatch, capsys, data_dir):
+    from sudokit import cli as cli_module
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr(sys.modules["sudokit.solve"], "count", boom)
+    with pytest.raises(SystemExit) as exit_info:
+        cli_module.main(["count", str(data_dir / "poj3074_sample.in")])
+    assert exit_info.value.code == 70
+    assert "internal error: RuntimeError: kaboom" in capsys.readouterr().err
