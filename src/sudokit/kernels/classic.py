@@ -72,6 +72,8 @@ LEVELS = 110
 UNPLACED = 27
 DIRTY = 30
 ALL_DIRTY = (1 << 27) - 1
+#: the slots of band 0's nine digit words (shift left by b for band b)
+BAND_SLOTS = sum(1 << (3 * digit) for digit in range(9))
 
 
 def _tables():
@@ -172,6 +174,12 @@ def propagate(stack, base):
     Returns False at a contradiction."""
     dirty = int(stack[base + DIRTY])
     stack[base + DIRTY] = 0
+    # the slower rules below depend on one band or one digit only: each runs again only
+    # where some word changed since it last ran (``touched``: every word marked dirty)
+    touched = dirty
+    cell_todo = 0
+    triad_todo = 0
+    column_todo = 0
     while True:
         # band rules on every changed digit word, to a fixpoint
         while dirty:
@@ -201,24 +209,37 @@ def propagate(stack, base):
             if fresh == 0:
                 continue
             stack[base + UNPLACED + band] = stack[base + UNPLACED + band] ^ fresh
-            for other in range(band, 27, 3):  # the cells leave the other digits
-                if other != slot:
-                    old = int(stack[base + other])
-                    if old & fresh:
-                        stack[base + other] = old & ~fresh
-                        dirty |= 1 << other
-            columns = SPREAD[(fresh | (fresh >> 9) | (fresh >> 18)) & ROW]
+            # the cells leave the other digits, their columns the digit's other bands:
+            # written without branches (which of the words change is data, so unpredictable)
+            # and the word itself put back afterwards
+            keep = ~fresh
+            marks = 0
+            for other in range(band, 27, 3):
+                old = int(stack[base + other])
+                new = old & keep
+                stack[base + other] = new
+                marks |= int(new != old) << other
+            keep = ~SPREAD[(fresh | (fresh >> 9) | (fresh >> 18)) & ROW]
             first = slot - band
-            for other in range(first, first + 3):  # their columns leave the digit's other bands
-                if other != slot:
-                    old = int(stack[base + other])
-                    if old & columns:
-                        stack[base + other] = old & ~columns
-                        dirty |= 1 << other
+            for other in range(first, first + 3):
+                old = int(stack[base + other])
+                new = old & keep
+                stack[base + other] = new
+                marks |= int(new != old) << other
+            stack[base + slot] = word
+            marks &= ~(1 << slot)
+            dirty |= marks
+            touched |= marks
         if (stack[base + UNPLACED] | stack[base + UNPLACED + 1] | stack[base + UNPLACED + 2]) == 0:
             return True
+        cell_todo |= touched
+        triad_todo |= touched
+        column_todo |= touched
+        touched = 0
         # cell rules: empty cells fail, naked singles are placed in their digit's word
         for band in range(3):
+            if cell_todo & (BAND_SLOTS << band) == 0:
+                continue
             once = 0
             twice = 0
             for slot in range(band, 27, 3):
@@ -244,12 +265,16 @@ def propagate(stack, base):
                         word &= ~(row_mask ^ cell)
                 stack[base + slot] = word
                 dirty |= 1 << slot
+        cell_todo = 0
         if dirty:
+            touched |= dirty
             continue
         # triad rules: the three cells of a row within a box hold three different digits, so
         # a triad that only three digits can reach holds all three, and a triad that three
         # digits must use (on each of their configurations) holds no other
         for band in range(3):
+            if triad_todo & (BAND_SLOTS << band) == 0:
+                continue
             p1 = p2 = p3 = p4 = 0
             q1 = q2 = q3 = q4 = 0
             for slot in range(band, 27, 3):
@@ -276,10 +301,14 @@ def propagate(stack, base):
                 if new != word:
                     stack[base + slot] = new
                     dirty |= 1 << slot
+        triad_todo = 0
         if dirty:
+            touched |= dirty
             continue
         # column rules, digit by digit: locked candidates along stacks, hidden singles
         for first in range(0, 27, 3):
+            if column_todo & (7 << first) == 0:
+                continue
             w0 = int(stack[base + first])
             w1 = int(stack[base + first + 1])
             w2 = int(stack[base + first + 2])
@@ -322,8 +351,10 @@ def propagate(stack, base):
             if n2 != w2:
                 stack[base + first + 2] = n2
                 dirty |= 1 << (first + 2)
+        column_todo = 0
         if dirty == 0:
             return True
+        touched |= dirty
 
 
 @kernel(inline="always")
