@@ -214,14 +214,16 @@ def propagate(stack, base):
             # and the word itself put back afterwards
             keep = ~fresh
             marks = 0
-            for other in range(band, 27, 3):
+            for digit in range(9):  # a fixed trip count, so the loop unrolls
+                other = 3 * digit + band
                 old = int(stack[base + other])
                 new = old & keep
                 stack[base + other] = new
                 marks |= int(new != old) << other
             keep = ~SPREAD[(fresh | (fresh >> 9) | (fresh >> 18)) & ROW]
             first = slot - band
-            for other in range(first, first + 3):
+            for other_band in range(3):
+                other = first + other_band
                 old = int(stack[base + other])
                 new = old & keep
                 stack[base + other] = new
@@ -242,7 +244,8 @@ def propagate(stack, base):
                 continue
             once = 0
             twice = 0
-            for slot in range(band, 27, 3):
+            for digit in range(9):
+                slot = 3 * digit + band
                 word = int(stack[base + slot])
                 twice |= once & word
                 once |= word
@@ -251,7 +254,8 @@ def propagate(stack, base):
             naked = once & ~twice & int(stack[base + UNPLACED + band])
             if naked == 0:
                 continue
-            for slot in range(band, 27, 3):
+            for digit in range(9):
+                slot = 3 * digit + band
                 word = int(stack[base + slot])
                 mine = word & naked
                 if mine == 0:
@@ -277,7 +281,8 @@ def propagate(stack, base):
                 continue
             p1 = p2 = p3 = p4 = 0
             q1 = q2 = q3 = q4 = 0
-            for slot in range(band, 27, 3):
+            for digit in range(9):
+                slot = 3 * digit + band
                 occupancy = _occupancy(int(stack[base + slot]))
                 req = REQUIRED[occupancy]
                 p4 |= p3 & occupancy
@@ -294,7 +299,8 @@ def propagate(stack, base):
             filled = q3
             if (reached | filled) == 0:
                 continue
-            for slot in range(band, 27, 3):
+            for digit in range(9):
+                slot = 3 * digit + band
                 word = int(stack[base + slot])
                 occupancy = _occupancy(word)
                 new = word & FORCE_KEEP[occupancy & reached] & ~TRIAD_CELLS[filled & ~REQUIRED[occupancy]]
@@ -388,7 +394,8 @@ def choose(stack, base):
     best_band = -1
     for band in range(3):
         total = 0
-        for slot in range(band, 27, 3):
+        for digit in range(9):
+            slot = 3 * digit + band
             total += popcount(np.uint64(CONFIGS[_occupancy(int(stack[base + slot]))]))
         if 9 < total < best_total:
             best_total = total
@@ -397,7 +404,8 @@ def choose(stack, base):
         best = 7
         best_slot = -1
         best_configs = 0
-        for slot in range(best_band, 27, 3):
+        for digit in range(9):
+            slot = 3 * digit + best_band
             configs = CONFIGS[_occupancy(int(stack[base + slot]))]
             count = popcount(np.uint64(configs))
             if 1 < count < best:
