@@ -109,6 +109,15 @@ def test_pretty_draws_boxes():
     assert result.exit_code == 0 and result.stdout.startswith("┌") and "│ 5 2 7 │" in result.stdout
 
 
+def test_output_format_can_be_chosen():
+    result = run(["solve", "--to", "grid"], stdin=SEED_000 + "\n" + NO_SOLUTION + "\n")
+    lines = result.stdout.splitlines()
+    assert lines[:2] == ["527389416", "819426735"] and lines[9] == ""
+    assert lines[10:] == ["no solution", ""]
+    result = run(["solve", "--to", "leetcode"], stdin=SEED_000 + "\n")
+    assert result.stdout.startswith('[["5","2","7"')
+
+
 def test_stats_go_to_stderr():
     result = run(["solve", "--stats"], stdin=SEED_000 + "\n")
     assert "nodes" in result.stderr and "nodes" not in result.stdout

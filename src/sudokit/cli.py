@@ -130,10 +130,11 @@ def cli() -> None:
 @cli.command()
 @input_options
 @click.option("--unique", is_flag=True, help="Require exactly one solution; puzzles with several are marked.")
-@click.option("--pretty", is_flag=True, help="Draw boxed grids instead of the input's format.")
+@click.option("--to", "output_format", type=click.Choice(FORMATS), help="Output format (default: the input's).")
+@click.option("--pretty", is_flag=True, help="Draw boxed grids with the givens set apart (same as --to pretty, in colour on a terminal).")
 @click.option("--stats", is_flag=True, help="Print nodes, guesses and time per puzzle on stderr.")
-def solve(files, input_format, shape, symbols, time_limit, node_limit, unique, pretty, stats) -> None:
-    """Solve every puzzle; print each solution in the input's format."""
+def solve(files, input_format, shape, symbols, time_limit, node_limit, unique, output_format, pretty, stats) -> None:
+    """Solve every puzzle; print each solution in the input's format (or --to another)."""
     from .solve import count as count_solutions
 
     report = Report()
@@ -152,9 +153,9 @@ def solve(files, input_format, shape, symbols, time_limit, node_limit, unique, p
                 if pretty:
                     _print_pretty(record.board, result.board, out)
                 else:
-                    out.write(format_board(result.board, record.format))
+                    out.write(format_board(result.board, output_format or record.format))
             else:
-                _unsolved(result, record, where, report, out)
+                _unsolved(result, record, where, report, out, output_format)
             out.flush()
     except KeyboardInterrupt:
         _warn("sudokit: interrupted")
@@ -227,7 +228,7 @@ def _check_record(record: Record, report: Report, out: IO[str], block: bool = Tr
     return False
 
 
-def _unsolved(result, record: Record, where: str, report: Report, out: IO[str]) -> None:
+def _unsolved(result, record: Record, where: str, report: Report, out: IO[str], output_format: str | None = None) -> None:
     status = result.status.value
     if status == "unknown":
         report.unknown += 1
@@ -239,7 +240,7 @@ def _unsolved(result, record: Record, where: str, report: Report, out: IO[str]) 
         report.unsolved += 1
         why = f": {'; '.join(str(c) for c in result.conflicts)}" if result.conflicts else ""
         _warn(f"{where}: no solution{why}")
-    out.write(_marker(record.format, status))
+    out.write(_marker(output_format or record.format, status))
 
 
 def _print_pretty(puzzle, solution, out: IO[str]) -> None:
