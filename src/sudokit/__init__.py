@@ -12,6 +12,7 @@ Solve, count, prove uniqueness and optimise boards of any box shape from 2x2 to 
 from .batch import BatchResult, solve_batch
 from .board import Board, BoardStatus, Conflict
 from .errors import ExitCode, FormatError
+from .optimize import OptimumResult, maximize, minimize
 from .shape import Shape
 from .solve import SolveResult, SolveStatus, as_board, count, is_unique, solutions, solve
 
@@ -24,12 +25,15 @@ __all__ = [
     "Conflict",
     "ExitCode",
     "FormatError",
+    "OptimumResult",
     "Shape",
     "SolveResult",
     "SolveStatus",
     "as_board",
     "count",
     "is_unique",
+    "maximize",
+    "minimize",
     "solutions",
     "solve",
     "solve_batch",
