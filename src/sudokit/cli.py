@@ -194,6 +194,92 @@ def count(files, input_format, shape, symbols, time_limit, node_limit, limit) ->
     sys.exit(ExitCode.BAD_INPUT if report.errors else ExitCode.UNKNOWN if report.unknown else ExitCode.OK)
 
 
+def _optimize_options(command: Callable) -> Callable:
+    """Options of ``maximize`` and ``minimize`` beyond the input options."""
+    command = click.option("--stats", is_flag=True, help="Print the status, bound, nodes and time per puzzle on stderr.")(command)
+    command = click.option("--board", "show_board", is_flag=True, help="After each score, print an optimal board in the input's format.")(command)
+    command = click.option(
+        "--weights", default="target", show_default=True, metavar="target|FILE",
+        help="The weight of each cell: the preset 'target' (seed 003's rings: 6 on the rim, one "
+        "more per ring inwards) or a file of n rows of n integers.",
+    )(command)  # fmt: skip
+    return input_options(command)
+
+
+@cli.command()
+@_optimize_options
+def maximize(files, input_format, shape, symbols, time_limit, node_limit, weights, show_board, stats) -> None:
+    """The best score, sum of weight x value over the cells, of any completion of each puzzle;
+    one line per puzzle (seed 003, NOIP 2009 target sudoku), proven optimal.
+
+    A puzzle with no completion prints -1 under the 'target' weights (as seed 003 does; its
+    scores are always positive) and 'no solution' under other weights.
+    """
+    _optimize_records("max", files, input_format, shape, symbols, time_limit, node_limit, weights, show_board, stats)
+
+
+@cli.command()
+@_optimize_options
+def minimize(files, input_format, shape, symbols, time_limit, node_limit, weights, show_board, stats) -> None:
+    """The smallest score of any completion of each puzzle; as 'maximize' otherwise."""
+    _optimize_records("min", files, input_format, shape, symbols, time_limit, node_limit, weights, show_board, stats)
+
+
+def _optimize_records(sense, files, input_format, shape, symbols, time_limit, node_limit, weights, show_board, stats) -> None:
+    from .optimize import PRESETS, as_weights, maximize, minimize, parse_weights
+
+    weights_file = None
+    if weights not in PRESETS:
+        weights_file = weights
+        try:
+            with open(weights, "rb") as handle:
+                weights = parse_weights(handle, source=weights)
+        except OSError as error:
+            _warn(f"sudokit: cannot read the weights: {weights}: {error.strerror or error}")
+            sys.exit(ExitCode.BAD_INPUT)
+        except FormatError as error:
+            _warn(str(error))
+            sys.exit(ExitCode.BAD_INPUT)
+    run = maximize if sense == "max" else minimize
+    report = Report()
+    out = sys.stdout
+    try:
+        for source, record in records(files, input_format, shape, symbols):
+            if not _check_record(record, report, out, block=False):
+                continue
+            where = f"{source}:{record.line}"
+            size = record.board.size
+            if weights_file is not None and len(weights) != size:
+                report.errors += 1
+                _warn(f"{weights_file}:1:1: the weights are {len(weights)}x{len(weights)}, the board at {where} is {size}x{size}")
+                out.write(_marker("line", "error"))
+                continue
+            matrix = as_weights(weights, size)
+            result = run(record.board, matrix, time_limit=time_limit, node_limit=node_limit)
+            if stats:
+                _warn(f"{where}: {result.status}, value {result.value}, bound {result.bound}, {result.nodes} nodes, {result.elapsed * 1e3:.2f} ms")
+            if result.proven and result.value is not None:
+                report.solved += 1
+                out.write(f"{result.value}\n")
+            elif result.proven:
+                report.unsolved += 1
+                why = f": {'; '.join(str(c) for c in result.conflicts)}" if result.conflicts else ""
+                _warn(f"{where}: no solution{why}")
+                out.write("-1\n" if isinstance(weights, str) else _marker("line", "no solution"))
+            else:
+                report.unknown += 1
+                _warn(f"{where}: unknown: the budget ran out after {result.nodes} nodes")
+                best, bound = ("none" if x is None else x for x in (result.value, result.bound))
+                out.write(f"{MARKERS['unknown']}: best {best}, bound {bound}\n")
+            if show_board and result.board is not None:
+                out.write(format_board(result.board, record.format))
+            out.flush()
+    except KeyboardInterrupt:
+        _warn("sudokit: interrupted")
+        sys.exit(ExitCode.INTERRUPTED)
+    sys.exit(report.exit_code)
+
+
 @cli.command()
 def warmup() -> None:
     """Compile and cache the kernels now (useful after installing, or in a container image)."""
