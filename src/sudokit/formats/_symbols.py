@@ -8,7 +8,8 @@ from typing import Sequence
 import numpy as np
 
 from .. import symbols as alphabets
-from ..errors import FormatError
+from ..errors import FormatError, quote
+from ..shape import Shape
 
 #: one character of input and where it stands (1-based line and column)
 Located = tuple[str, int, int]
@@ -99,3 +100,29 @@ def _bad_symbol(char: str, line: int, column: int, alphabet: str) -> FormatError
     else:
         message = f"unexpected {describe_char(char)}; {expected}"
     return FormatError(message, line=line, column=column)
+
+
+def block_shape(
+    rows: Sequence[tuple[int, str]], shape: Shape | None, first_width: int, unit: str
+) -> Shape:
+    """The shape of a board written as rows, one row per line (grid and integer formats): the
+    given one, or the usual shape for the first row's width; errors when the width has no
+    board, or when there are more rows than the board has."""
+    first_number, first_text = rows[0]
+    if shape is None:
+        shape = Shape.for_size_or_none(first_width)
+        if shape is None:
+            raise FormatError(
+                f"a row of {first_width} {unit} does not start a board "
+                f"(rows have 4, 6, 8, 9, 10, 12, 16, 25, ... {unit}): {quote(first_text)}",
+                line=first_number,
+                column=1,
+            )
+    if len(rows) > shape.size:
+        number, text = rows[shape.size]
+        raise FormatError(
+            f"a {shape.name} board has {shape.size} rows; this is row {len(rows)}: {quote(text)}",
+            line=number,
+            column=1,
+        )
+    return shape

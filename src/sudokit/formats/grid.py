@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from ..errors import FormatError, quote
 from ..shape import Shape
-from ._symbols import Located, refuse_binary, to_values
+from ._symbols import Located, block_shape, refuse_binary, to_values
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..board import Board
@@ -75,24 +75,8 @@ def parse_rows(
     for number, text in rows:
         refuse_binary(row_items(text, number))
     first_number, first_text = rows[0]
-    if shape is None:
-        size = size_of_row(first_text, first_number)
-        shape = Shape.for_size_or_none(size)
-        if shape is None:
-            raise FormatError(
-                f"a grid row of {size} symbols does not start a board "
-                f"(rows have 4, 6, 8, 9, 10, 12, 16, 25, ... symbols): {quote(first_text)}",
-                line=first_number,
-                column=1,
-            )
+    shape = block_shape(rows, shape, size_of_row(first_text, first_number), "symbols")
     size = shape.size
-    if len(rows) > size:
-        number, text = rows[size]
-        raise FormatError(
-            f"a {shape.name} grid has {size} rows; this is row {len(rows)}: {quote(text)}",
-            line=number,
-            column=1,
-        )
     items: list[Located] = []
     for number, text in rows:
         row = row_items(text, number)

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import FormatError, quote
 from ..shape import Shape
+from ._symbols import block_shape
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..board import Board
@@ -47,25 +48,8 @@ def parse_rows(rows: Sequence[NumberedLine], shape: Shape | None, *, end_line: i
     """One board from its row lines (blank lines already removed)."""
     from ..board import Board
 
-    first_number, first_text = rows[0]
-    if shape is None:
-        size = len(tokens(first_text))
-        shape = Shape.for_size_or_none(size)
-        if shape is None:
-            raise FormatError(
-                f"a row of {size} integers does not start a board "
-                f"(rows have 4, 6, 8, 9, 12, 16, 25, ... integers): {quote(first_text)}",
-                line=first_number,
-                column=1,
-            )
+    shape = block_shape(rows, shape, len(tokens(rows[0][1])), "integers")
     size = shape.size
-    if len(rows) > size:
-        number, text = rows[size]
-        raise FormatError(
-            f"a {shape.name} board has {size} rows; this is row {len(rows)}: {quote(text)}",
-            line=number,
-            column=1,
-        )
     values = np.zeros(size * size, dtype=np.uint8)
     for row_index, (number, text) in enumerate(rows):
         fields = tokens(text)
