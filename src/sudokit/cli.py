@@ -281,6 +281,101 @@ def _optimize_records(sense, files, input_format, shape, symbols, time_limit, no
 
 
 @cli.command()
+@click.argument("input_path", metavar="INPUT", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), help="NDJSON, or CSV / Parquet by extension (default: NDJSON on stdout).")
+@click.option("--limit", type=click.IntRange(min=1), default=1, show_default=True, help="1 solves, 2 proves uniqueness, N counts up to N.")
+@click.option("--node-limit", type=click.IntRange(min=1), metavar="N", help="Search-node budget per puzzle.")
+@click.option("--format", "input_format", type=click.Choice(FORMATS + ("csv", "tsv", "parquet")), help="Input format (default: from the extension, else detected).")
+@click.option("--column", metavar="NAME", help="CSV/Parquet column of puzzles (default: the first that holds puzzles).")
+@click.option("--shape", callback=_parse_shape, metavar="HxW|N", help="Box shape such as 2x3, or board size (default: from the input).")
+@click.option("--symbols", callback=_check_symbols, metavar="CHARS", help="The symbols of values 1..n (default: inferred).")
+@click.option("--to", "output_format", type=click.Choice(["ndjson", "csv", "parquet"]), help="Output format (default: from the extension of -o).")
+@click.option("--workers", type=click.IntRange(min=1), envvar="SUDOKIT_WORKERS", help="Worker processes (default: $SUDOKIT_WORKERS, else every CPU).")
+@click.option("--threads", is_flag=True, help="Run the workers as threads of this process instead of processes.")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=10_000, show_default=True, help="Records per chunk (the unit of work and of commit).")
+@click.option("--resume", is_flag=True, help="Go on from where an interrupted run with the same -o stopped.")
+@click.option("--dask", "dask_address", metavar="ADDRESS", help="Solve on a Dask cluster (scheduler address or file, or 'local').")
+@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when stderr is a terminal).")
+def batch(input_path, output, limit, node_limit, input_format, column, shape, symbols, output_format, workers, threads, chunk_size, resume, dask_address, progress) -> None:
+    """Solve a file of puzzles at full speed: one result per record, in order, on every core.
+
+    INPUT is a text file of puzzles in any format, a CSV/TSV file (Kaggle's quizzes,solutions
+    too) or Parquet. Each output record has index, puzzle, status, solution, count and guesses
+    (and error for a record that cannot be read). The output is written a chunk at a time
+    with a progress file beside it: after Ctrl-C or a crash, the same command with --resume
+    completes it. A summary goes to stderr.
+    """
+    import contextlib
+    import os
+
+    from .pipeline import BatchError, solve_file
+
+    options = dict(limit=limit, node_limit=node_limit, format=input_format, column=column, shape=shape, symbols=symbols,
+                   chunk_size=chunk_size, output_format=output_format, resume=resume)
+    show = sys.stderr.isatty() if progress is None else progress
+    source_name = "<stdin>" if input_path == "-" else input_path
+    with contextlib.ExitStack() as stack:
+        try:
+            if dask_address:
+                from .distributed import DaskExecutor, connect
+
+                options["executor"] = DaskExecutor(stack.enter_context(connect(dask_address, workers)))
+            else:
+                options.update(workers=workers, threads=threads)
+            if show:
+                options.update(_batch_progress(stack))
+            summary = solve_file(input_path, output, **options)
+        except BatchError as error:
+            _warn(f"sudokit: {error}")
+            sys.exit(ExitCode.BAD_INPUT)
+        except KeyboardInterrupt:  # before the first chunk: nothing was committed
+            _warn("sudokit: interrupted")
+            sys.exit(ExitCode.INTERRUPTED)
+        except OSError as error:
+            _warn(f"sudokit: {error.filename or input_path}: {os.strerror(error.errno) if error.errno else error}")
+            sys.exit(ExitCode.BAD_INPUT)
+    for index, message in summary.errors:
+        _warn(f"{source_name}:{message} (record {index})")
+    if summary.counts["error"] > len(summary.errors):
+        _warn(f"sudokit: ... and {summary.counts['error'] - len(summary.errors):,} more bad records (see the error field)")
+    if summary.interrupted:
+        hint = "; run the same command with --resume to go on" if output not in (None, "-") else ""
+        _warn(f"sudokit: interrupted after {summary.records:,} records{hint}")
+    else:
+        _warn(f"sudokit: {summary.describe()}")
+    sys.exit(summary.exit_code)
+
+
+def _batch_progress(stack) -> dict:
+    """A rich progress bar on stderr (records, rate, time left from the input read so far)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    bar = stack.enter_context(Progress(
+        TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
+        TextColumn("{task.fields[records]:>12,} records  {task.fields[rate]:>9,.0f}/s"),
+        TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+        console=Console(stderr=True), transient=False,
+    ))
+    state: dict = {}
+
+    def on_start(source, start) -> None:
+        import time
+
+        done = start.offset if source.total else 0
+        task = bar.add_task("batch", total=source.total, completed=done, records=start.records, rate=0.0)
+        state.update(task=task, began=time.perf_counter(), first=start.records)
+
+    def on_commit(records: int, position: int, summary) -> None:
+        import time
+
+        rate = (records - state["first"]) / max(time.perf_counter() - state["began"], 1e-9)
+        bar.update(state["task"], completed=position, records=records, rate=rate)
+
+    return {"on_start": on_start, "progress": on_commit}
+
+
+@cli.command()
 def warmup() -> None:
     """Compile and cache the kernels now (useful after installing, or in a container image)."""
     from .solve import count as count_solutions

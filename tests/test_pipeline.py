@@ -1,0 +1,449 @@
+"""Batch files (``sudokit batch``, :mod:`sudokit.pipeline`): one result per record, in order,
+whatever the input holds, however many workers, and after any interruption."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import ENTRIES, sample_lines
+
+import sudokit
+from sudokit import pipeline
+from sudokit.cli import cli
+from sudokit.errors import ExitCode
+from sudokit.pipeline import BatchError, iter_results, solve_column, solve_file
+
+SEED_000 = ".2738..1..1...6735.......293.5692.8...........6.1745.364.......9518...7..8..6534."
+NO_SOLUTION = "..9.287..8.6..4..5..3.....46.........2.71345.........23.....5..9..4..8.7..125.3.."
+REPEATED = "55" + "." * 79
+SEVERAL = "." * 81
+#: (line, status) for a text file that has every kind of record and of non-record
+MIXED = [
+    (SEED_000, "solved"),
+    ("", None),  # blank lines are not records
+    ("# a comment is not a record", None),
+    (NO_SOLUTION, "no solution"),
+    ("12345", "error"),  # too short for any board
+    (SEED_000[:-1] + "x", "error"),  # a symbol outside the alphabet
+    ("   " + SEED_000 + "  \r", "solved"),  # spaces and a CR around a good line
+    (REPEATED, "no solution"),
+    ("1...", "error"),
+    ("AB.DC.AB.ADCDCB.", "solved"),  # a 4x4 line, in letters, among the 9x9 ones
+    ("1234341221434321", "solved"),  # a complete 4x4 board
+    ("\x00" * 81, "error"),  # binary
+    (SEVERAL, "several"),
+]
+
+
+def run(args, stdin=None):
+    return CliRunner().invoke(cli, args, input=stdin, catch_exceptions=False)
+
+
+def read_ndjson(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def write_mixed(path: Path) -> list[str | None]:
+    path.write_bytes("".join(line + "\n" for line, _ in MIXED).encode())
+    return [status for _, status in MIXED if status is not None]
+
+
+# -- one result per record, in order ----------------------------------------------------------
+
+
+def test_mixed_good_and_bad_records(tmp_path):
+    statuses = write_mixed(tmp_path / "in.txt")
+    result = run(["batch", str(tmp_path / "in.txt"), "-o", str(tmp_path / "out.ndjson"), "--workers", "1", "--limit", "2"])
+    rows = read_ndjson(tmp_path / "out.ndjson")
+    assert [row["index"] for row in rows] == list(range(len(statuses)))
+    assert [row["status"] for row in rows] == statuses
+    assert result.exit_code == ExitCode.BAD_INPUT
+    for row in rows:
+        assert list(row)[:3] == ["index", "puzzle", "status"]
+        if row["status"] == "error":
+            assert row["count"] is None and row["guesses"] is None and "solution" not in row
+            assert row["error"].split(":")[0].isdigit()  # line:column: message
+        else:
+            assert "error" not in row and isinstance(row["count"], int)
+            assert ("solution" in row) == (row["count"] >= 1)
+    assert rows[0]["solution"] == sudokit.solve(SEED_000).board.to_line()
+    assert rows[4]["puzzle"] == SEED_000  # the record as read, spaces stripped
+    assert rows[-1]["count"] == 2  # several, counted up to the limit
+    assert rows[2]["error"].startswith("5:1:")  # the line in the file, blank and comment lines counted
+    assert rows[3]["error"].startswith("6:81:")
+    assert rows[7]["solution"] == "ABCDCDABBADCDCBA"
+    assert "no solution" in result.stderr and "error" in result.stderr
+    assert f"{len(statuses)} records" in result.stderr
+
+
+def test_results_agree_with_the_single_board_api(tmp_path):
+    """Counts and solutions for every size in the shared test file, against exact counts."""
+    entries = [e for e in ENTRIES if e.size <= 16]
+    (tmp_path / "in.txt").write_text("".join(e.puzzle + "\n" for e in entries))
+    result = run(["batch", str(tmp_path / "in.txt"), "-o", str(tmp_path / "out.ndjson"), "--workers", "1", "--limit", "1000", "--chunk-size", "17"])
+    assert result.exit_code == ExitCode.OK, result.stderr
+    rows = read_ndjson(tmp_path / "out.ndjson")
+    assert len(rows) == len(entries)
+    for entry, row in zip(entries, rows):
+        assert row["count"] == entry.count, entry.puzzle
+        if entry.count == 1:
+            assert row["solution"] == entry.solution and row["status"] == "solved"
+        elif entry.count == 0:
+            assert row["status"] == "no solution" and "solution" not in row
+        else:
+            assert row["status"] == "several"
+            solution = sudokit.Board.from_line(row["solution"])
+            assert solution.is_solution_of(sudokit.Board.from_line(entry.puzzle))
+
+
+def test_the_fast_reader_reads_zeros_as_the_parser_does(tmp_path):
+    """'0' beside '.' and no '9' writes the alphabet 0-8 (Board.from_line's rule)."""
+    odd = "1234567.0" + "." * 72
+    columns = pipeline._solve_texts([odd.encode() + b"\n", SEED_000.encode() + b"\n"], [1, 2], pipeline.BatchOptions())
+    expected = sudokit.solve(odd).board.to_line()
+    assert columns["solution"][0] == expected and expected[:9] == "123456780"
+    assert columns["plain"].tolist() == [False, True]
+
+
+def test_summary_and_exit_statuses(tmp_path):
+    (tmp_path / "good.txt").write_text(SEED_000 + "\n")
+    (tmp_path / "several.txt").write_text(SEED_000 + "\n" + SEVERAL + "\n")
+    assert run(["batch", str(tmp_path / "good.txt"), "--workers", "1"]).exit_code == ExitCode.OK
+    assert run(["batch", str(tmp_path / "several.txt"), "--workers", "1"]).exit_code == ExitCode.OK
+    assert run(["batch", str(tmp_path / "several.txt"), "--workers", "1", "--limit", "2"]).exit_code == ExitCode.UNSOLVED
+    assert run(["batch", str(tmp_path / "several.txt"), "--workers", "1", "--limit", "5"]).exit_code == ExitCode.OK
+    budget = run(["batch", str(tmp_path / "several.txt"), "--workers", "1", "--limit", "1000", "--node-limit", "5"])
+    assert budget.exit_code == ExitCode.UNKNOWN and '"status":"unknown"' in budget.stdout
+    summary = run(["batch", str(tmp_path / "several.txt"), "--workers", "1", "--limit", "2"]).stderr
+    assert "2 records" in summary and "1 solved" in summary and "1 several" in summary and "records/s" in summary
+
+
+def test_empty_input(tmp_path):
+    (tmp_path / "in.txt").write_text("# nothing here\n\n")
+    result = run(["batch", str(tmp_path / "in.txt"), "-o", str(tmp_path / "out.ndjson"), "--workers", "1"])
+    assert result.exit_code == 0 and (tmp_path / "out.ndjson").read_bytes() == b""
+    assert not (tmp_path / "out.ndjson.progress").exists()
+
+
+def test_end_line_stops_the_input_and_stdin_works(data_dir):
+    sample = (data_dir / "poj3074_sample.in").read_bytes()  # two puzzles, then "end"
+    result = run(["batch", "-", "--workers", "1"], stdin=sample + SEED_000.encode() + b"\n")
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    expected = (data_dir / "poj3074_sample.out").read_text().split()
+    assert [row["solution"] for row in rows] == expected
+
+
+def test_block_formats_become_one_line_puzzles(data_dir, tmp_path):
+    result = run(["batch", str(data_dir / "poj3076_sample.in"), "--workers", "1"])
+    (row,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(row["puzzle"]) == 256 and row["status"] == "solved"
+    assert row["solution"] == "".join((data_dir / "poj3076_sample.out").read_text().split())
+    grids = (data_dir / "target_01.in").read_text() + "\n1 2 3\n\n" + (data_dir / "target_02.in").read_text()
+    (tmp_path / "grids.txt").write_text(grids)
+    result = run(["batch", str(tmp_path / "grids.txt"), "--workers", "1", "--limit", "2", "--chunk-size", "2"])
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [row["status"] for row in rows] == ["several", "error", "several"]
+    assert rows[1]["error"].startswith("11:") and rows[0]["puzzle"].startswith("7..9")
+
+
+# -- CSV, Parquet, columns ---------------------------------------------------------------------
+
+
+def kaggle_rows() -> list[tuple[str, str]]:
+    unique = [e for e in ENTRIES if e.size == 9 and e.count == 1]
+    return [(e.puzzle.replace(".", "0"), e.solution) for e in unique]
+
+
+def test_kaggle_csv_picks_the_quizzes_column(tmp_path):
+    rows = kaggle_rows()
+    with open(tmp_path / "sudoku.csv", "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["quizzes", "solutions"])
+        writer.writerows(rows)
+    result = run(["batch", str(tmp_path / "sudoku.csv"), "-o", str(tmp_path / "out.csv"), "--workers", "1", "--chunk-size", "7"])
+    assert result.exit_code == 0, result.stderr
+    with open(tmp_path / "out.csv", newline="") as handle:
+        out = list(csv.DictReader(handle))
+    assert list(out[0]) == list(pipeline.COLUMNS)
+    assert [r["puzzle"] for r in out] == [quiz for quiz, _ in rows]
+    assert [r["solution"] for r in out] == [solution for _, solution in rows]
+    assert {r["status"] for r in out} == {"solved"} and {r["count"] for r in out} == {"1"}
+    # --column picks another column; a solved grid is its own solution
+    result = run(["batch", str(tmp_path / "sudoku.csv"), "--column", "solutions", "--workers", "1"])
+    assert [json.loads(line)["solution"] for line in result.stdout.splitlines()] == [s for _, s in rows]
+
+
+def test_csv_without_header_with_bad_rows(tmp_path):
+    text = (
+        f'7,{SEED_000},x\n'
+        f'8,"{NO_SOLUTION}",y\n'
+        "\n"  # a blank line is not a record
+        "9\n"  # a short row: an error record
+        f'10,"{SEED_000[:40]}\n{SEED_000[40:]}",z\n'  # a quoted field across lines
+        f"11,{SEED_000}\n"
+    )
+    (tmp_path / "in.csv").write_text(text)
+    result = run(["batch", str(tmp_path / "in.csv"), "--workers", "1", "--chunk-size", "2"])
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [row["status"] for row in rows] == ["solved", "no solution", "error", "error", "solved"]
+    assert "no column '1'" in rows[2]["error"] and rows[2]["error"].startswith("4:")
+    assert result.exit_code == ExitCode.BAD_INPUT
+
+
+def test_csv_with_no_puzzle_column_is_refused(tmp_path):
+    (tmp_path / "in.csv").write_text("a,b\n1,2\n")
+    result = run(["batch", str(tmp_path / "in.csv"), "--workers", "1"])
+    assert result.exit_code == ExitCode.BAD_INPUT and "--column" in result.stderr
+    result = run(["batch", str(tmp_path / "in.csv"), "--workers", "1", "--column", "c"])
+    assert result.exit_code == ExitCode.BAD_INPUT and "no column 'c'" in result.stderr
+
+
+def test_parquet_in_and_out(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    rows = kaggle_rows()
+    table = pa.table({"id": list(range(len(rows))), "quizzes": [q for q, _ in rows], "solutions": [s for _, s in rows]})
+    pq.write_table(table, tmp_path / "in.parquet", row_group_size=5)
+    result = run(["batch", str(tmp_path / "in.parquet"), "-o", str(tmp_path / "out.parquet"), "--workers", "1", "--chunk-size", "3"])
+    assert result.exit_code == 0, result.stderr
+    out = pq.read_table(tmp_path / "out.parquet")
+    assert out.column_names == list(pipeline.COLUMNS)
+    assert out.column("solution").to_pylist() == [s for _, s in rows]
+    assert out.column("index").to_pylist() == list(range(len(rows)))
+    assert not (tmp_path / "out.parquet.partial").exists()
+    # the same records as NDJSON, and Parquet output cannot be resumed
+    ndjson = run(["batch", str(tmp_path / "in.parquet"), "--workers", "1"]).stdout
+    assert [json.loads(line)["solution"] for line in ndjson.splitlines()] == [s for _, s in rows]
+    refused = run(["batch", str(tmp_path / "in.parquet"), "-o", str(tmp_path / "again.parquet"), "--resume"])
+    assert refused.exit_code == ExitCode.BAD_INPUT and "Parquet" in refused.stderr
+
+
+def test_iter_results_from_a_file(tmp_path):
+    statuses = write_mixed(tmp_path / "in.txt")
+    results = list(iter_results(tmp_path / "in.txt", limit=2, chunk_size=4))
+    assert [r.status for r in results] == statuses
+    assert [r.index for r in results] == list(range(len(statuses)))
+    solve_file(tmp_path / "in.txt", tmp_path / "out.ndjson", limit=2, workers=1)
+    assert [r.to_dict() for r in results] == read_ndjson(tmp_path / "out.ndjson")
+
+
+def test_solve_column_pandas():
+    pd = pytest.importorskip("pandas")
+    series = pd.Series([SEED_000, None, "bad", NO_SOLUTION], index=[10, 11, 12, 13])
+    frame = solve_column(series, chunk_size=3)
+    assert list(frame.index) == [10, 11, 12, 13]
+    assert frame["status"].tolist() == ["solved", "error", "error", "no solution"]
+    assert frame.loc[10, "solution"] == sudokit.solve(SEED_000).board.to_line()
+    assert "missing value" in frame.loc[11, "error"]
+    assert pd.isna(frame.loc[12, "count"]) and frame.loc[13, "count"] == 0
+
+
+def test_solve_column_pyarrow_and_lists():
+    pa = pytest.importorskip("pyarrow")
+    table = solve_column(pa.chunked_array([[SEED_000, "bad"], [SEVERAL]]), limit=2)
+    assert table.column("status").to_pylist() == ["solved", "error", "several"]
+    assert table.column("count").to_pylist() == [1, None, 2]
+    results = solve_column([SEED_000, SEVERAL], limit=3)
+    assert [r.count for r in results] == [1, 3]
+
+
+# -- workers -----------------------------------------------------------------------------------
+
+
+def big_input(path: Path, copies: int = 8) -> Path:
+    """Every 9x9 sample puzzle and some bad lines, shuffled with a fixed seed."""
+    lines = sample_lines("sample_9x9.txt") * copies + ["bad line"] * 5 + [SEVERAL] * 20
+    random.Random(6).shuffle(lines)
+    path.write_text("".join(line + "\n" for line in lines))
+    return path
+
+
+@pytest.mark.parametrize("how", [["--workers", "2"], ["--workers", "2", "--threads"]])
+def test_order_is_kept_with_several_workers(tmp_path, how):
+    source = big_input(tmp_path / "in.txt")
+    one = run(["batch", str(source), "-o", str(tmp_path / "one.ndjson"), "--workers", "1", "--chunk-size", "37", "--limit", "2"])
+    two = run(["batch", str(source), "-o", str(tmp_path / "two.ndjson"), "--chunk-size", "37", "--limit", "2", *how])
+    assert one.exit_code == two.exit_code == ExitCode.BAD_INPUT
+    assert (tmp_path / "one.ndjson").read_bytes() == (tmp_path / "two.ndjson").read_bytes()
+    indexes = [row["index"] for row in read_ndjson(tmp_path / "two.ndjson")]
+    assert indexes == list(range(len(indexes)))
+
+
+def test_workers_fall_back_to_the_environment(monkeypatch):
+    monkeypatch.setenv(pipeline.WORKERS_ENV, "3")
+    assert pipeline.default_workers() == 3
+    monkeypatch.setenv(pipeline.WORKERS_ENV, "many")
+    with pytest.raises(BatchError, match="whole number"):
+        pipeline.default_workers()
+    monkeypatch.delenv(pipeline.WORKERS_ENV)
+    assert pipeline.default_workers() >= 1
+    assert isinstance(pipeline.make_executor(1), pipeline.InlineExecutor)
+
+
+# -- resuming ------------------------------------------------------------------------------------
+
+
+class Crash(BaseException):
+    """Stands for the process dying: nothing after it runs (BaseException, like SystemExit)."""
+
+
+@pytest.mark.parametrize("where", ["after-write", "after-sync", "in-journal"])
+@pytest.mark.parametrize("commit", [0, 3])
+def test_resume_after_a_crash_at_each_step_of_a_commit(tmp_path, monkeypatch, where, commit):
+    source = big_input(tmp_path / "in.txt", copies=2)
+    reference = tmp_path / "reference.ndjson"
+    solve_file(source, reference, workers=1, chunk_size=50, limit=2)
+    output = tmp_path / "out.ndjson"
+    calls = {"n": 0}
+
+    def crash_at(target, name):
+        original = getattr(target, name)
+
+        def wrapper(self, *args):
+            if where == "in-journal":  # a half-written temporary journal, then death
+                if calls["n"] == commit + 2:  # the first two saves precede any chunk
+                    Path(self.path + ".tmp").write_text('{"sudokit_batch": 1, "rec')
+                    raise Crash
+                calls["n"] += 1
+                return original(self, *args)
+            result = original(self, *args)
+            if calls["n"] == commit:
+                if where == "after-write":  # half of the next record too
+                    os.write(self.fd, b'{"index":12345,"puz')
+                raise Crash
+            calls["n"] += 1
+            return result
+
+        monkeypatch.setattr(target, name, wrapper)
+
+    if where == "in-journal":
+        crash_at(pipeline.Journal, "save")
+    else:
+        crash_at(pipeline._FileSink, "write" if where == "after-write" else "sync")
+    with pytest.raises(Crash):
+        solve_file(source, output, workers=1, chunk_size=50, limit=2)
+    monkeypatch.undo()
+    assert output.read_bytes() != reference.read_bytes()
+    summary = solve_file(source, output, workers=1, chunk_size=50, limit=2, resume=True)
+    assert output.read_bytes() == reference.read_bytes()
+    assert summary.records == len(read_ndjson(reference)) and summary.resumed_at <= summary.records
+    assert not Path(str(output) + ".progress").exists()
+
+
+def test_resume_checks_what_it_resumes(tmp_path):
+    source = big_input(tmp_path / "in.txt", copies=1)
+    output = tmp_path / "out.ndjson"
+    # nothing to resume and no output yet: a fresh start
+    solve_file(source, output, workers=1, resume=True)
+    reference = output.read_bytes()
+    # a finished output has no journal: nothing to resume, and nothing is touched
+    with pytest.raises(BatchError, match="nothing to resume"):
+        solve_file(source, output, workers=1, resume=True)
+    assert output.read_bytes() == reference
+    # an interrupted run resumed with other options is refused
+    journal = pipeline.Journal(str(output))
+    state = {"sudokit_batch": 1, "records": 0, "offset": 0, "line": 0, "output_bytes": 0,
+             "counts": dict.fromkeys(pipeline.STATUSES, 0),
+             "fingerprint": {"options": pipeline.BatchOptions(limit=2).fingerprint(), "input": pipeline._file_identity(str(source)), "output_format": "ndjson"}}
+    journal.save(state)
+    with pytest.raises(BatchError, match="limit: 2 then, 1 now"):
+        solve_file(source, output, workers=1, resume=True)
+    # an output shorter than the journal says was changed by someone else
+    journal.save(dict(state, output_bytes=len(reference) + 10))
+    with pytest.raises(BatchError, match="changed"):
+        solve_file(source, output, workers=1, resume=True, limit=2)
+    journal.save({"something": "else"})
+    with pytest.raises(BatchError, match="not a progress file"):
+        solve_file(source, output, workers=1, resume=True)
+
+
+def batch_command(source: Path, output: Path, *more: str) -> list[str]:
+    return [sys.executable, "-m", "sudokit", "batch", str(source), "-o", str(output), "--limit", "300", "--chunk-size", "31", *more]
+
+
+def slow_input(path: Path) -> Path:
+    """Puzzles with hundreds of solutions (counting them takes a while) and bad records."""
+    rng = random.Random(5)
+    lines = []
+    for line in sample_lines("sample_9x9.txt") * 5:
+        cells = list(line)
+        for _ in range(12):  # blank some givens: many solutions
+            cells[rng.randrange(81)] = "."
+        lines.append("".join(cells))
+    lines[7::97] = ["not a puzzle"] * len(lines[7::97])
+    path.write_text("".join(line + "\n" for line in lines))
+    return path
+
+
+@pytest.fixture(scope="module")
+def slow_reference(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("slow")
+    source = slow_input(folder / "in.txt")
+    output = folder / "reference.ndjson"
+    done = subprocess.run(batch_command(source, output, "--workers", "1"), capture_output=True, text=True)
+    assert done.returncode == ExitCode.BAD_INPUT, done.stderr
+    return source, output.read_bytes()
+
+
+def stop_at_random_point(command: list[str], output: Path, at_bytes: int, sig: int) -> tuple[int, str]:
+    """Start ``command``, and as soon as its output holds ``at_bytes`` bytes, send it ``sig``;
+    its exit status and stderr."""
+    with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as process:
+        while process.poll() is None:
+            size = output.stat().st_size if output.exists() else -1
+            if size >= at_bytes:
+                process.send_signal(sig)
+                break
+            time.sleep(0.002)
+        _, stderr = process.communicate()
+    return process.returncode, stderr
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_resume_after_kill_9_at_a_random_point(tmp_path, slow_reference, seed):
+    source, reference = slow_reference
+    output = tmp_path / "out.ndjson"
+    rng = random.Random(seed)
+    workers = ["--workers", str(rng.choice([1, 2]))]
+    point = int(rng.uniform(0.0, 0.9) * len(reference))
+    status, stderr = stop_at_random_point(batch_command(source, output, *workers), output, point, signal.SIGKILL)
+    assert status == -signal.SIGKILL, stderr
+    assert output.read_bytes() != reference
+    resumed = subprocess.run(batch_command(source, output, *workers, "--resume"), capture_output=True, text=True)
+    assert resumed.returncode == ExitCode.BAD_INPUT, resumed.stderr
+    assert output.read_bytes() == reference
+    assert not Path(str(output) + ".progress").exists()
+
+
+def test_ctrl_c_then_resume(tmp_path, slow_reference):
+    source, reference = slow_reference
+    output = tmp_path / "out.ndjson"
+    status, stderr = stop_at_random_point(batch_command(source, output, "--workers", "2"), output, len(reference) // 3, signal.SIGINT)
+    assert status == ExitCode.INTERRUPTED, stderr
+    assert "--resume" in stderr and "Traceback" not in stderr
+    assert len(output.read_bytes()) < len(reference)
+    resumed = subprocess.run(batch_command(source, output, "--workers", "2", "--resume"), capture_output=True, text=True)
+    assert output.read_bytes() == reference, resumed.stderr
+    assert "resumed at" in resumed.stderr
+
+
+# -- the progress bar ----------------------------------------------------------------------------
+
+
+def test_progress_bar_only_when_asked_or_on_a_terminal(tmp_path):
+    source = big_input(tmp_path / "in.txt", copies=1)
+    quiet = run(["batch", str(source), "-o", str(tmp_path / "a.ndjson"), "--workers", "1"])
+    assert "records/s" in quiet.stderr and "eta" not in quiet.stderr  # not a terminal: no bar
+    shown = run(["batch", str(source), "-o", str(tmp_path / "b.ndjson"), "--workers", "1", "--chunk-size", "100", "--progress"])
+    assert "records" in shown.stderr and "eta" in shown.stderr
+    assert (tmp_path / "a.ndjson").read_bytes() == (tmp_path / "b.ndjson").read_bytes()
