@@ -321,7 +321,7 @@ def maximize(
     ``node_limit`` bound the search; when one runs out first the status is UNKNOWN, ``value``
     is the best found so far and ``bound`` a proven upper bound on the optimum.
 
-    >>> result = maximize("1...2.....3.4...", [[1] * 4] * 4)
+    >>> result = maximize("12..34..........", [[1] * 4] * 4)
     >>> result.value, result.proven
     (40, True)
     """
