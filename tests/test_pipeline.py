@@ -268,15 +268,53 @@ def big_input(path: Path, copies: int = 8) -> Path:
     return path
 
 
-@pytest.mark.parametrize("how", [["--workers", "2"], ["--workers", "2", "--threads"]])
-def test_order_is_kept_with_several_workers(tmp_path, how):
+EXECUTORS = {
+    "processes": lambda: pipeline.PoolExecutor(2, "processes"),
+    "threads": lambda: pipeline.PoolExecutor(2, "threads"),
+    # the first chunk in this process, the rest in worker processes
+    "warming": lambda: pipeline.WarmingPool(2, "processes", start_after=1e-9),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(EXECUTORS))
+def test_order_is_kept_with_several_workers(tmp_path, kind):
     source = big_input(tmp_path / "in.txt")
-    one = run(["batch", str(source), "-o", str(tmp_path / "one.ndjson"), "--workers", "1", "--chunk-size", "37", "--limit", "2"])
-    two = run(["batch", str(source), "-o", str(tmp_path / "two.ndjson"), "--chunk-size", "37", "--limit", "2", *how])
-    assert one.exit_code == two.exit_code == ExitCode.BAD_INPUT
+    solve_file(source, tmp_path / "one.ndjson", workers=1, chunk_size=37, limit=2)
+    executor = EXECUTORS[kind]()
+    try:
+        solve_file(source, tmp_path / "two.ndjson", executor=executor, chunk_size=37, limit=2)
+    finally:
+        executor.close()
     assert (tmp_path / "one.ndjson").read_bytes() == (tmp_path / "two.ndjson").read_bytes()
     indexes = [row["index"] for row in read_ndjson(tmp_path / "two.ndjson")]
     assert indexes == list(range(len(indexes)))
+
+
+def test_warming_pool_solves_here_until_the_workers_are_up():
+    options = pipeline.BatchOptions()
+    chunk = pipeline.Chunk(0, 0, [SEED_000], [1])
+    pool = pipeline.WarmingPool(2, "processes", start_after=0.0)
+    try:
+        first = pool.submit(chunk, options, "ndjson")  # starts the workers, solves here meanwhile
+        assert isinstance(first, pipeline._Done) and pool.pool is not None
+        for future in pool.warming:
+            future.result()
+        later = pool.submit(chunk, options, "ndjson")
+        assert not isinstance(later, pipeline._Done) and pool.slots == 4
+        assert later.result().payload == first.result().payload
+    finally:
+        pool.close()
+
+
+@pytest.mark.parametrize("how", [["--workers", "2"], ["--workers", "2", "--threads"]])
+def test_workers_option(tmp_path, how, monkeypatch):
+    source = big_input(tmp_path / "in.txt", copies=1)
+    one = run(["batch", str(source), "--workers", "1", "--chunk-size", "37"])
+    two = run(["batch", str(source), "--chunk-size", "37", *how])
+    assert one.exit_code == two.exit_code == ExitCode.BAD_INPUT
+    assert one.stdout == two.stdout
+    monkeypatch.setenv(pipeline.WORKERS_ENV, "2")
+    assert run(["batch", str(source), "--chunk-size", "37"]).stdout == one.stdout
 
 
 def test_workers_fall_back_to_the_environment(monkeypatch):
@@ -288,6 +326,7 @@ def test_workers_fall_back_to_the_environment(monkeypatch):
     monkeypatch.delenv(pipeline.WORKERS_ENV)
     assert pipeline.default_workers() >= 1
     assert isinstance(pipeline.make_executor(1), pipeline.InlineExecutor)
+    assert isinstance(pipeline.make_executor(2), pipeline.WarmingPool)  # nothing started yet
 
 
 # -- resuming ------------------------------------------------------------------------------------

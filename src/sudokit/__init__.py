@@ -13,6 +13,7 @@ from .batch import BatchResult, solve_batch
 from .board import Board, BoardStatus, Conflict
 from .errors import ExitCode, FormatError
 from .optimize import OptimumResult, maximize, minimize
+from .pipeline import iter_results, solve_column, solve_file
 from .shape import Shape
 from .solve import SolveResult, SolveStatus, as_board, count, is_unique, solutions, solve
 
@@ -32,9 +33,12 @@ __all__ = [
     "as_board",
     "count",
     "is_unique",
+    "iter_results",
     "maximize",
     "minimize",
     "solutions",
     "solve",
     "solve_batch",
+    "solve_column",
+    "solve_file",
 ]
