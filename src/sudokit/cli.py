@@ -313,6 +313,7 @@ def batch(input_path, output, limit, node_limit, input_format, column, shape, sy
     options = dict(limit=limit, node_limit=node_limit, format=input_format, column=column, shape=shape, symbols=symbols,
                    chunk_size=chunk_size, output_format=output_format, resume=resume)
     show = sys.stderr.isatty() if progress is None else progress
+    hint = "; run the same command with --resume to go on" if output not in (None, "-") else ""
     source_name = "<stdin>" if input_path == "-" else input_path
     with contextlib.ExitStack() as stack:
         try:
@@ -328,8 +329,8 @@ def batch(input_path, output, limit, node_limit, input_format, column, shape, sy
         except BatchError as error:
             _warn(f"sudokit: {error}")
             sys.exit(ExitCode.BAD_INPUT)
-        except KeyboardInterrupt:  # before the first chunk: nothing was committed
-            _warn("sudokit: interrupted")
+        except KeyboardInterrupt:  # before the first chunk or after the last
+            _warn(f"sudokit: interrupted{hint}")
             sys.exit(ExitCode.INTERRUPTED)
         except OSError as error:
             _warn(f"sudokit: {error.filename or input_path}: {os.strerror(error.errno) if error.errno else error}")
@@ -339,7 +340,6 @@ def batch(input_path, output, limit, node_limit, input_format, column, shape, sy
     if summary.counts["error"] > len(summary.errors):
         _warn(f"sudokit: ... and {summary.counts['error'] - len(summary.errors):,} more bad records (see the error field)")
     if summary.interrupted:
-        hint = "; run the same command with --resume to go on" if output not in (None, "-") else ""
         _warn(f"sudokit: interrupted after {summary.records:,} records{hint}")
     else:
         _warn(f"sudokit: {summary.describe()}")
@@ -363,7 +363,7 @@ def _batch_progress(stack) -> dict:
         import time
 
         done = start.offset if source.total else 0
-        task = bar.add_task("batch", total=source.total, completed=done, records=start.records, rate=0.0)
+        task = bar.add_task(source.description, total=source.total, completed=done, records=start.records, rate=0.0)
         state.update(task=task, began=time.perf_counter(), first=start.records)
 
     def on_commit(records: int, position: int, summary) -> None:

@@ -43,7 +43,7 @@ import os
 import sys
 import time
 from collections import deque
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
@@ -196,8 +196,9 @@ class BatchSummary:
     def describe(self) -> str:
         """One line: records, time, rate, counts by status."""
         parts = [f"{self.counts[name]:,} {name}" for name in STATUSES if self.counts[name]]
-        done = self.records - self.resumed_at
-        text = f"{self.records:,} record{'s' if self.records != 1 else ''}" + (f" ({done:,} in this run, resumed at {self.resumed_at:,})" if self.resumed_at else "")
+        text = f"{self.records:,} record{'s' if self.records != 1 else ''}"
+        if self.resumed_at:
+            text += f" ({self.records - self.resumed_at:,} in this run, resumed at {self.resumed_at:,})"
         text += f" in {self.elapsed:.2f} s ({self.rate:,.0f} records/s)"
         return text + (": " + ", ".join(parts) if parts else "")
 
@@ -585,7 +586,7 @@ class Source:
 
     #: what the progress bar counts: input bytes or rows (None: unknown)
     total: int | None = None
-    #: how the input was read, for the journal and the summary
+    #: what is read, for the progress bar: the file name (and column)
     description: str = ""
 
     def chunks(self, start: Position) -> Iterator[Chunk]:  # pragma: no cover - interface
@@ -639,7 +640,7 @@ class TextSource(Source):
         if options.format is not None and options.format not in FORMATS:
             raise BatchError(f"unknown input format {options.format!r}; choose one of {', '.join(FORMATS + TABLE_FORMATS)}")
         self.format = options.format or self._detect()
-        self.description = f"{self.format} format"
+        self.description = "<stdin>" if self.stdin else os.path.basename(path)
         if not self.stdin and self.format == "line":  # positions are bytes only there
             self.total = os.fstat(self.handle.fileno()).st_size
 
@@ -858,7 +859,7 @@ class CsvSource(Source):
         self.data_offset, self.data_line = 0, 0
         if first is None:
             self.column, self.names = 0, []
-            self.description = "empty CSV"
+            self.description = os.path.basename(path)
             return
         header_offset, header_line = lines.offset, lines.line
         sample = [row for _, row in zip(range(self.sample_rows), reader)]
@@ -871,7 +872,7 @@ class CsvSource(Source):
             self.names = [str(k) for k in range(len(first))]
             sample.insert(0, first)
         self.column = _pick_column(self.names, sample, options, path)
-        self.description = f"column {self.names[self.column]!r} of a {'TSV' if delimiter == chr(9) else 'CSV'} file"
+        self.description = f"{os.path.basename(path)}, column {self.names[self.column]!r}"
 
     def identity(self) -> dict[str, Any]:
         return _file_identity(self.path)
@@ -934,7 +935,7 @@ class ParquetSource(Source):
             raise BatchError(f"{path}: no columns")
         self.column = _pick_column(names, sample, options, path)
         self.name = names[self.column]
-        self.description = f"column {self.name!r} of a Parquet file"
+        self.description = f"{os.path.basename(path)}, column {self.name!r}"
 
     def identity(self) -> dict[str, Any]:
         return _file_identity(self.path)
