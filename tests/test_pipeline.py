@@ -379,6 +379,33 @@ def test_resume_after_a_crash_at_each_step_of_a_commit(tmp_path, monkeypatch, wh
     assert not Path(str(output) + ".progress").exists()
 
 
+@pytest.mark.parametrize("saves", [1, 2, 4])  # before the header is recorded, after it, later
+def test_resume_csv_output_writes_the_header_once(tmp_path, monkeypatch, saves):
+    source = big_input(tmp_path / "in.txt", copies=1)
+    solve_file(source, tmp_path / "reference.csv", workers=1, chunk_size=40)
+    output = tmp_path / "out.csv"
+    original, calls = pipeline.Journal.save, {"n": 0}
+
+    def save(self, state):
+        if calls["n"] == saves:
+            raise Crash
+        calls["n"] += 1
+        original(self, state)
+
+    monkeypatch.setattr(pipeline.Journal, "save", save)
+    with pytest.raises(Crash):
+        solve_file(source, output, workers=1, chunk_size=40)
+    monkeypatch.undo()
+    solve_file(source, output, workers=1, chunk_size=40, resume=True)
+    assert output.read_bytes() == (tmp_path / "reference.csv").read_bytes()
+
+
+def test_parquet_output_needs_a_file(tmp_path):
+    (tmp_path / "in.txt").write_text(SEED_000 + "\n")
+    result = run(["batch", str(tmp_path / "in.txt"), "--to", "parquet"])
+    assert result.exit_code == ExitCode.BAD_INPUT and "needs an output file" in result.stderr
+
+
 def test_resume_checks_what_it_resumes(tmp_path):
     source = big_input(tmp_path / "in.txt", copies=1)
     output = tmp_path / "out.ndjson"

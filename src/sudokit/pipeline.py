@@ -1373,6 +1373,8 @@ def solve_file(
         raise BatchError("--resume needs an output file (-o)")
     if resume and os.fspath(input) == "-":
         raise BatchError("--resume needs an input file: stdin cannot be read again")
+    if kind == "parquet" and out_path is None:
+        raise BatchError("Parquet output needs an output file (-o)")
     if resume and kind == "parquet":
         raise BatchError("--resume works with NDJSON and CSV output; a Parquet file cannot be appended to")
     source = open_source(input, options)
