@@ -20,7 +20,6 @@ from typing import Any, Sequence
 import numpy as np
 
 from .board import Board
-from .kernels._jit import kernel
 from .shape import Shape
 
 #: more nodes than any search will ever run: "no node limit"
@@ -193,29 +192,11 @@ def _conflicts(values: np.ndarray, shape: Shape) -> np.ndarray:
     """For each board, whether a value repeats in some house."""
     found = np.zeros(len(values), dtype=np.bool_)
     if len(values):
+        from .kernels.givens import repeats
+
         seen = np.zeros(len(shape.houses), dtype=np.uint64)
-        _repeats(np.ascontiguousarray(values), shape.cell_houses, seen, found)
+        repeats(np.ascontiguousarray(values), shape.cell_houses, seen, found)
     return found
-
-
-@kernel
-def _repeats(values, cell_houses, seen, found):
-    """Mark the boards whose givens repeat a value in a house (compiled: numpy spent a
-    microsecond a board here, a quarter of a 17-clue search)."""
-    for k in range(values.shape[0]):
-        seen[:] = 0
-        for cell in range(values.shape[1]):
-            value = values[k, cell]
-            if value == 0:
-                continue
-            bit = np.uint64(1) << np.uint64(value - 1)
-            for j in range(cell_houses.shape[1]):
-                house = cell_houses[cell, j]
-                if house < 0:
-                    break
-                if seen[house] & bit:
-                    found[k] = True
-                seen[house] |= bit
 
 
 def _run(values: np.ndarray, shape: Shape, errors: dict[int, str], limit: int, node_limit: int) -> BatchResult:
