@@ -159,6 +159,11 @@ def test_zero_is_blank_unless_the_alphabet_needs_it():
     assert hex_board.symbols.startswith("0") and hex_board.givens == 2
 
 
+def test_a_zero_is_never_a_value_on_small_boards():
+    board = Board.from_line("1234567.0" + "." * 72)
+    assert board.symbols == "123456789" and board.givens == 7
+
+
 def test_symbols_option_overrides():
     text = "abcd" + "." * 12
     board = Board.from_line(text, symbols="abcd")

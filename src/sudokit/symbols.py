@@ -35,8 +35,8 @@ def candidates(size: int) -> list[str]:
     options = [default(size)]
     if size <= 35:
         options.append((_DIGITS + _LETTERS)[:size])  # 1-9A-G for 16x16, 1-9A-P for 25x25
-    if size <= 36:
-        options.append((string.digits + _LETTERS)[:size])  # 0-9A-F: hexadecimal 16x16
+    if 10 <= size <= 36:  # 0-9A-F: hexadecimal 16x16 (below 10, a 0 is always a blank)
+        options.append((string.digits + _LETTERS)[:size])
     if size <= 26:
         options.append(_BASE64[:size])
     unique: list[str] = []
