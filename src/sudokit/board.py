@@ -317,6 +317,7 @@ class Board:
 
 def _has_repeat(values: np.ndarray, size: int) -> np.ndarray:
     """For each row of ``values``, whether a nonzero value occurs twice."""
-    counts = np.zeros((values.shape[0], size + 1), dtype=np.int64)
-    np.add.at(counts, (np.arange(values.shape[0])[:, None], values), 1)
+    houses = values.shape[0]
+    keys = values.astype(np.int64) + (size + 1) * np.arange(houses)[:, None]
+    counts = np.bincount(keys.ravel(), minlength=houses * (size + 1)).reshape(houses, size + 1)
     return (counts[:, 1:] > 1).any(axis=1)

@@ -91,6 +91,9 @@ def as_board(puzzle: Any, shape: Shape | None = None) -> Board:
         from .formats import parse_one
 
         text = puzzle.decode("utf-8", "surrogateescape") if isinstance(puzzle, bytes) else puzzle
+        body = text.strip()
+        if "\n" not in body and not body.startswith("["):
+            return Board.from_line(body, shape=shape)  # one line can only be the line format
         return parse_one(text, shape=shape)
     if isinstance(puzzle, np.ndarray):
         return Board(puzzle, shape)
