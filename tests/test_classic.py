@@ -342,11 +342,97 @@ def test_kernel_runs_without_jit():
             assert is_solution([int(ch) for ch in board], puzzle)
 
 
-def test_tables_describe_permutations():
-    # an occupancy that is exactly one permutation keeps exactly its three triads
-    for order in itertools.permutations(range(3)):
-        triads = sum(1 << (3 * row + order[row]) for row in range(3))
-        assert classic.PERM_TRIADS[triads] == triads
-        assert classic.REQUIRED[triads] == triads
-    assert classic.PERM_TRIADS[0b000_000_111] == 0  # every triad in one row: no permutation
-    assert classic.PERM_TRIADS[0x1FF] == 0x1FF and classic.REQUIRED[0x1FF] == 0
+# -- the lane rules, against brute force ---------------------------------------------------
+
+ORDERS = list(itertools.permutations(range(3)))
+
+
+def _triad_bits(occupancy: int) -> int:
+    """A 9-bit triad occupancy (bit 3 * row + box) as the kernel's triad bits (9 * row + 3 * box)."""
+    return sum(1 << (9 * (t // 3) + 3 * (t % 3)) for t in range(9) if occupancy >> t & 1)
+
+
+def _order_triads(order) -> int:
+    return sum(1 << (3 * row + order[row]) for row in range(3))
+
+
+def _lanes_map(name: str, values: np.ndarray) -> np.ndarray:
+    """Apply the lane helper ``classic.<name>`` to ``values`` (uint32, a multiple of 32 long),
+    32 lanes at a time, compiled."""
+    from numba import njit
+
+    from sudokit.kernels.lanes import vload, vstore
+
+    helper = getattr(classic, name)
+
+    @njit(cache=False)
+    def run(words):
+        for start in range(0, words.shape[0], 32):
+            vstore(words, start, helper(vload(words, start)))
+
+    out = np.ascontiguousarray(values, dtype=np.uint32).copy()
+    run(out)
+    return out
+
+
+def test_permutation_rule_and_configurations_agree_with_brute_force():
+    occupancies = np.arange(512)
+    triads = np.array([_triad_bits(o) for o in occupancies], dtype=np.uint32)
+    kept = _lanes_map("_on_permutation", triads)
+    # a word holding its triads' cells, so that _configurations sees these triads
+    configs = _lanes_map("_configurations", triads * 7)
+    alone = _lanes_map("_alone_in_row", kept)
+    for occupancy in occupancies:
+        fits = [k for k, order in enumerate(ORDERS) if occupancy & _order_triads(order) == _order_triads(order)]
+        on_some = sum(1 << t for t in range(9) if any(_order_triads(ORDERS[k]) >> t & 1 for k in fits))
+        assert kept[occupancy] == _triad_bits(on_some)
+        assert configs[occupancy] == sum(1 << k for k in fits)
+        # after the band rule, a triad alone in its row is one every configuration uses
+        on_all = 0
+        if fits:
+            on_all = 0x1FF
+            for k in fits:
+                on_all &= _order_triads(ORDERS[k])
+        assert alone[occupancy] == _triad_bits(on_all)
+    for k, order in enumerate(ORDERS):
+        cells = classic.CONFIG_CELLS[k]
+        assert cells == _triad_bits(_order_triads(order)) * 7
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_band_counts_agree_with_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    words = np.zeros(32, dtype=np.uint32)
+    words[:27] = rng.integers(0, 1 << 27, 27) & rng.integers(0, 1 << 27, 27)
+    counts = [sum(int(words[3 * d + b]) >> bit & 1 for d in range(9)) for b in range(3) for bit in range(27)]
+    counts = np.array(counts).reshape(3, 27)
+
+    def at_least(k):
+        return [sum(1 << bit for bit in range(27) if counts[b, bit] >= k) for b in range(3)]
+
+    for name, want in (("_band_or", at_least(1)),):
+        got = _lanes_map(name, words)
+        assert [int(got[lane]) for lane in range(27)] == [want[lane % 3] for lane in range(27)]
+    from numba import njit
+
+    from sudokit.kernels.lanes import vload, vstore
+
+    @njit(cache=False)
+    def fours(w, out):
+        c1, c2, c3, c4 = classic._band_four(vload(w, 0))
+        once, twice = classic._band_twice(vload(w, 0))
+        vstore(out, 0, c1)
+        vstore(out, 32, c2)
+        vstore(out, 64, c3)
+        vstore(out, 96, c4)
+        vstore(out, 128, once)
+        vstore(out, 160, twice)
+        vstore(out, 192, classic._band_sum(vload(w, 0)))
+
+    out = np.zeros(224, dtype=np.uint32)
+    fours(words, out)
+    for k, offset in ((1, 0), (2, 32), (3, 64), (4, 96), (1, 128), (2, 160)):
+        assert [int(out[offset + lane]) for lane in range(27)] == [at_least(k)[lane % 3] for lane in range(27)]
+    assert [int(out[192 + lane]) for lane in range(27)] == [
+        sum(int(words[3 * d + lane % 3]) for d in range(9)) & 0xFFFFFFFF for lane in range(27)
+    ]

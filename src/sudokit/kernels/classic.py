@@ -3,36 +3,61 @@
 The general kernel keeps one mask of values per cell and walks houses cell by cell. Here the
 board is turned around, as in the fastest native solvers (JCZSolve, fsss2, tdoku): for each
 digit, the cells that may still hold it, as three 27-bit sets, one per *band* (three rows of
-boxes). Every rule then becomes a handful of whole-word operations:
+boxes). The 27 band words of a search level sit in the lanes of one 32-lane vector
+(``lanes.py``, LLVM's ``<32 x i32>``: two AVX-512 registers), and every rule is written once,
+for all 27 words at a time, as a short run of whole-vector operations with no branch on the
+data. Propagation *sweeps*: each pass applies the row and column rules to every word, and
+passes repeat until nothing changes; the costlier rules run only at that fixpoint.
 
-- *Locked candidates along rows* (pointing and claiming, both ways): in one band a digit sits
-  once in each of the band's three rows and once in each of its three boxes, so the row/box
-  pairs that still hold it (nine *triads*, 3 cells each) must contain a 3x3 permutation.
-  A table maps the 9-bit triad occupancy to the cells of every triad that lies on such a
-  permutation; one AND removes the rest, and a zero word is a contradiction. Hidden singles in
-  boxes fall out of the same step.
-- *Placing a digit*: a row of a band word with one cell left is a hidden single in that row;
-  the cell leaves the other eight digits' words and its column leaves the digit's other bands.
-- *Locked candidates along columns* and *hidden singles in columns*: the same permutation
-  table applied to each stack (column of boxes), built from the column occupancy of the
-  digit's three band words.
-- *Naked singles* and *empty cells*: bit-parallel counters over the nine digit words of a band
-  give the cells with one candidate, two, and three or more, and the cells with none.
+A sweep:
+
+- *Band rule* (locked candidates along rows, pointing and claiming both ways, hidden singles in
+  boxes): in a band a digit sits once in each of the three rows and once in each of the three
+  boxes, so the row/box pairs that still hold it (nine *triads*, 3 cells each) must contain a
+  3x3 permutation. With one bit per triad, a triad lies on a permutation when the two triads
+  completing it (next row and next box, and the row after with the box after, or the other
+  way round) are both present: row and box rotations of the word, two ANDs, an OR.
+- *Placing*: a row of a band word with one cell left is that digit's cell in that row. Such
+  cells leave the other digits' words of the band (an OR over the nine digit lanes of the
+  band, by lane rotations) and their columns leave the digit's other bands (lane shuffles).
+- *Locked candidates along columns* and *hidden singles in columns*: the same permutation test
+  for each stack (column of boxes), on the column occupancy of a digit's three band words; a
+  column left with one cell in all three bands places the digit there.
+
+At the fixpoint: *naked singles* and *empty cells* (bit-parallel counts over the nine digits
+of each band: cells in at least one word, in at least two), then the *triad rules*: the three
+cells of a triad hold three different digits, so a triad only three digits can reach holds
+all three, and a triad that three digits must use (on each of their configurations) holds no
+other; saturating counts to four over the digits of a band give both.
 
 The search branches as tdoku does, on a digit's *configuration* in a band (which box each of
 the band's rows holds it in: 6 at most): the band with the fewest configurations over all
 digits, the digit in it with the fewest. On the hard sets that guesses about 40% less than
 branching on the first cell with two candidates (JCZSolve's choice) and runs about 25% faster.
-Branching copies one 128-byte level; the last alternative of a choice reuses the level in
-place, so a two-way branch costs one copy.
+Branching copies one 128-byte level (two vector moves); the last alternative of a choice
+reuses the level in place.
 
-Roads not taken (measured on the hard sets): tdoku's SIMD box/band vectors need byte shuffles
-numba cannot express; branching on stack configurations as well as band ones (as tdoku does)
-guesses 7% less but costs as much in ``choose``; counting triads with shifts instead of tables
-changed nothing; placing cells with no early exit when a row has no new single was slower; a
-trail of undone changes instead of copies loses on a 128-byte level. Dropping the column rules
-costs 50% more guesses, dropping the triad rules makes sparse boards explode (the empty board
-never finishes: eight digits fit the same configuration until cells run out).
+Measured on the way here (hard sets, uniqueness mode, same-run ratios):
+
+- A scalar kernel with the same rules, band rule by table lookups on one word at a time
+  driven by a loop over a "dirty" bit set of changed words, placing cells as they appeared:
+  the sweeps on vectors run 2.2-2.3x faster on every set, with the same search tree (the rules
+  reach the same fixpoint; the order does not matter). Per node it spent most of its time in
+  latency chains of table lookups and mispredicted branches on which words changed.
+- The same sweeps as plain numba loops over arrays, for LLVM to vectorize: numba types every
+  integer operation at 64 bits, and any comparison or reduction in the loop kept the vectors
+  at 64-bit lanes, 8 to an AVX-512 register: no faster than the scalar kernel (0.96x).
+  Hence the explicit 32-bit lanes.
+- Layout with bands 16 lanes apart (``16 * band + digit``, cross-band work without shuffles):
+  wastes 7 of 16 lanes; the digit-major layout below fills 27 of 32.
+- Column rule on the band rule's output side by side with placing (both read the same
+  words) rather than after it: shorter dependency chain, same fixpoint, +3-4%.
+- From the scalar kernel (still true): tdoku's box vectors need byte shuffles this design
+  does not use; branching on stack configurations as well as band ones guessed 7% less but
+  cost as much in ``choose``; a trail of undone changes instead of copies loses on a 128-byte
+  level. Dropping the column rules costs 50% more guesses, dropping the triad rules makes
+  sparse boards explode (the empty board never finishes: eight digits fit the same
+  configuration until cells run out).
 
 Kernels never validate: the Python layer hands over 81 values 0..9, givens free of repeats.
 """
@@ -46,379 +71,392 @@ import numpy as np
 from . import protocol as P
 from ._jit import kernel
 from .bits import popcount, trailing_zeros
+from .lanes import shuffle, vadd_all, veq0, vlane, vload, vnz, vor_all, vpopcnt, vstore, vumin_all
 
 #: one band of one digit: 27 cells, bit ``9 * row_in_band + column``
 FULL = (1 << 27) - 1
-#: the nine cells of the band's first row
+#: the nine cells of the band's first, second, third row
 ROW = 0x1FF
+ROW1 = ROW << 9
+ROW2 = ROW << 18
+#: one bit per triad (row of a box in the band), its first cell: bit ``9 * row + 3 * box``
+TRIADS = 0x1249249
+TRIAD_ROW0 = 0x49
+TRIAD_ROW1 = TRIAD_ROW0 << 9
+TRIAD_ROW2 = TRIAD_ROW0 << 18
+#: triad bits of the first, second, third box of the band
+BOX0 = 0x1 | (0x1 << 9) | (0x1 << 18)
+BOX1 = BOX0 << 3
+BOX2 = BOX0 << 6
+#: nine columns, three stacks of three: the columns that are first or second in their stack,
+#: second or third, first, third
+FIRST_TWO = 0b011011011
+LAST_TWO = 0b110110110
+FIRST_OF_STACK = 0b001001001
+LAST_OF_STACK = 0b100100100
 
-# The state of one search level, one row of ``stack`` (``SLOTS`` int32 words, 128 bytes),
-# the thing a branch copies:
+# The state of one search level, one row of ``stack`` (``SLOTS`` int32 words, 128 bytes,
+# loaded and stored as one 32-lane vector), the thing a branch copies:
 #
-#   slot 3*d + b   (d = digit - 1 in 0..8, b = band in 0..2): where digit d may still go
+#   lane 3*d + b   (d = digit - 1 in 0..8, b = band in 0..2): where digit d may still go
 #
 #        bit 26 ........... 18 | 17 ............ 9 | 8 ............. 0
 #            row 3b+2          |     row 3b+1      |     row 3b
 #            c8 c7 ....... c0  |  c8 c7 ...... c0  |  c8 c7 ....... c0
 #            box 3b+2 |3b+1|3b |  (three cells, a triad, per box and row)
 #
-#   slot 27 + b    cells of band b not placed yet (same layout)
-#   slot 30        dirty: bit 3*d + b set when slot 3*d + b changed since the band rules ran on it
-#   slot 31        padding
+#   lanes 27..31   zero
 #
-# Invariants at rest (after a propagation that did not fail): every placed cell keeps its
-# digit's bit and no other digit's; a row of a digit word with a placed cell has no other bit;
-# every digit word passes the permutation test.
+#   lane:  0    1    2    3    4    5   ...  24   25   26  | 27 .. 31
+#         d1b0 d1b1 d1b2 d2b0 d2b1 d2b2 ... d9b0 d9b1 d9b2 |  0 ..  0
+#
+# A cell is *placed* when it is the only cell of its row in one digit's word. Invariants at
+# rest (after a propagation that did not fail): a placed cell is in no other digit's word and
+# its column in no other band of its digit; every word passes the band rule.
 SLOTS = 32
 #: levels enough for any search: a path branches at most 27 times on configurations (each
 #: leaves a digit word with one) and 81 times on cells (each places one), plus the root
 LEVELS = 110
-UNPLACED = 27
-DIRTY = 30
-ALL_DIRTY = (1 << 27) - 1
-#: the slots of band 0's nine digit words (shift left by b for band b)
-BAND_SLOTS = sum(1 << (3 * digit) for digit in range(9))
 
+#: ``propagate`` results
+FAILED = 0
+OPEN = 1
+SOLVED = 2
 
-def _tables():
-    """The triad tables, computed once at import."""
-    shrink = np.zeros(512, dtype=np.int32)  # 9 cells of a row -> which of its 3 triads are live
-    for cells in range(512):
-        shrink[cells] = sum(1 << k for k in range(3) if (cells >> (3 * k)) & 7)
-    perm_triads = np.zeros(512, dtype=np.int32)  # triad occupancy -> triads on a permutation
-    for occupancy in range(512):
-        allowed = 0
-        for order in itertools.permutations(range(3)):
-            triads = sum(1 << (3 * row + order[row]) for row in range(3))
-            if occupancy & triads == triads:
-                allowed |= triads
-        perm_triads[occupancy] = allowed
-    perm_cells = np.zeros(512, dtype=np.int32)  # the same, as the 27 cells of those triads
-    for occupancy in range(512):
-        allowed = int(perm_triads[occupancy])
-        perm_cells[occupancy] = sum(7 << (9 * (t // 3) + 3 * (t % 3)) for t in range(9) if allowed >> t & 1)
-    orders = list(itertools.permutations(range(3)))
-    # the six configurations of a digit in a band (row -> box), as the cells they keep
-    config_cells = np.array(
-        [sum(7 << (9 * row + 3 * order[row]) for row in range(3)) for order in orders], dtype=np.int32
-    )
-    configs = np.zeros(512, dtype=np.int32)  # triad occupancy -> configurations it still allows
-    for occupancy in range(512):
-        for number, order in enumerate(orders):
-            triads = sum(1 << (3 * row + order[row]) for row in range(3))
-            if occupancy & triads == triads:
-                configs[occupancy] |= 1 << number
-    spread = np.zeros(512, dtype=np.int32)  # 9 columns -> the 27 cells of those columns
-    for columns in range(512):
-        spread[columns] = columns | (columns << 9) | (columns << 18)
-    required = np.zeros(512, dtype=np.int32)  # triad occupancy -> triads on every configuration
-    for occupancy in range(512):
-        common = 0x1FF
-        for number, order in enumerate(orders):
-            if configs[occupancy] >> number & 1:
-                common &= sum(1 << (3 * row + order[row]) for row in range(3))
-        required[occupancy] = common if configs[occupancy] else 0
-    triad_cells = np.zeros(512, dtype=np.int32)  # a set of triads -> their cells
-    force_keep = np.zeros(512, dtype=np.int32)  # triads a digit must use -> the cells it keeps
-    for triads in range(512):
-        cells = 0
-        keep = FULL
-        for t in range(9):
-            if triads >> t & 1:
-                row, box = divmod(t, 3)
-                mine = 7 << (9 * row + 3 * box)
-                cells |= mine
-                row_cells = ROW << (9 * row)
-                box_cells = sum(7 << (9 * r + 3 * box) for r in range(3))
-                keep &= ~((row_cells | box_cells) & ~mine)
-        triad_cells[triads] = cells
-        force_keep[triads] = keep
-    return shrink, perm_triads, perm_cells, spread, config_cells, configs, required, triad_cells, force_keep
-
-
-(SHRINK, PERM_TRIADS, PERM_CELLS, SPREAD, CONFIG_CELLS, CONFIGS, REQUIRED, TRIAD_CELLS,
- FORCE_KEEP) = _tables()
-
-#: ``branch_cell`` values from here up name a digit word (``CONFIG_BRANCH + slot``) whose
+#: ``branch_cell`` values from here up name a digit word (``CONFIG_BRANCH + lane``) whose
 #: configurations are tried, below it a cell (``27 * band + bit``) whose digits are tried
 CONFIG_BRANCH = 100
+
+_ORDERS = list(itertools.permutations(range(3)))
+#: the six configurations of a digit in a band (row -> box), as the cells they keep
+CONFIG_CELLS = np.array(
+    [sum(7 << (9 * row + 3 * order[row]) for row in range(3)) for order in _ORDERS], dtype=np.int64
+)
+_ONES = 0xFFFFFFFF
+#: all ones in the 27 word lanes / in the first three (one per band) / in the lanes of band b
+WORD_LANES = np.array([_ONES if lane < 27 else 0 for lane in range(32)], dtype=np.uint32)
+FIRST_LANES = np.array([_ONES if lane < 3 else 0 for lane in range(32)], dtype=np.uint32)
+BAND_LANES = np.array(
+    [_ONES if lane < 27 and lane % 3 == band else 0 for band in range(3) for lane in range(32)],
+    dtype=np.uint32,
+)
+LANE_INDEX = np.arange(32, dtype=np.uint32)
+
+#: the same digit's next / previous band
+next_band = shuffle([3 * (lane // 3) + (lane % 3 + 1) % 3 if lane < 27 else -1 for lane in range(32)])
+prev_band = shuffle([3 * (lane // 3) + (lane % 3 + 2) % 3 if lane < 27 else -1 for lane in range(32)])
+#: the same band, k digits on (cyclically over the nine)
+digits_on_1 = shuffle([(lane + 3) % 27 if lane < 27 else -1 for lane in range(32)])
+digits_on_2 = shuffle([(lane + 6) % 27 if lane < 27 else -1 for lane in range(32)])
+digits_on_4 = shuffle([(lane + 12) % 27 if lane < 27 else -1 for lane in range(32)])
+digits_on_8 = shuffle([(lane + 24) % 27 if lane < 27 else -1 for lane in range(32)])
+
+
 @kernel(inline="always")
 def _tz(mask):
     return trailing_zeros(np.uint64(mask))
 
 
+# -- lane helpers: each takes and returns lanes (or ints, lane by lane the same code) --------
+
+
+@kernel(inline="always")
+def _triads(w):
+    """The triads of each word that still hold a candidate, as triad bits."""
+    return (w | (w >> 1) | (w >> 2)) & TRIADS
+
+
+@kernel(inline="always")
+def _next_box(x):
+    """Triad bits: each box takes the next box's bit (cyclically), within each row."""
+    return ((x >> 3) & (BOX0 | BOX1)) | ((x << 6) & BOX2)
+
+
+@kernel(inline="always")
+def _prev_box(x):
+    return ((x << 3) & (BOX1 | BOX2)) | ((x >> 6) & BOX0)
+
+
+@kernel(inline="always")
+def _next_row(x):
+    """Each row of the band takes the next row (cyclically)."""
+    return (x >> 9) | ((x << 18) & FULL)
+
+
+@kernel(inline="always")
+def _prev_row(x):
+    return ((x << 9) & FULL) | (x >> 18)
+
+
+@kernel(inline="always")
+def _on_permutation(x):
+    """The triads of ``x`` that lie on a row/box permutation within ``x``: triad (r, b) with
+    (r+1, b+1) and (r+2, b+2), or with (r+1, b+2) and (r+2, b+1)."""
+    a = _next_box(x)
+    b = _prev_box(x)
+    return x & ((_next_row(a) & _prev_row(b)) | (_next_row(b) & _prev_row(a)))
+
+
+@kernel(inline="always")
+def _configurations(w):
+    """The configurations each word still allows, bit k for ``CONFIG_CELLS[k]``."""
+    x = _triads(w)
+    a = _next_box(x)
+    b = _prev_box(x)
+    # first-row triads starting a permutation that shifts boxes up / down row by row
+    up = x & _next_row(a) & _prev_row(b) & TRIAD_ROW0
+    down = x & _next_row(b) & _prev_row(a) & TRIAD_ROW0
+    # (0,1,2) (1,2,0) (2,0,1) are up from box 0, 1, 2; (0,2,1) (1,0,2) (2,1,0) down
+    return (up & 9) | ((up >> 2) & 16) | ((down & 1) << 1) | ((down >> 1) & 36)
+
+
+@kernel(inline="always")
+def _single_rows(w):
+    """The rows of each word down to one cell, as those cells."""
+    p0 = w & ROW
+    p1 = w & ROW1
+    p2 = w & ROW2
+    return (p0 & veq0(p0 & (p0 - 1))) | (p1 & veq0(p1 & (p1 - 1))) | (p2 & veq0(p2 & (p2 - 1)))
+
+
+@kernel(inline="always")
+def _alone_in_row(x):
+    """Triad bits alone in their row of triads: the triads every configuration uses (once
+    the band rule holds)."""
+    p0 = x & TRIAD_ROW0
+    p1 = x & TRIAD_ROW1
+    p2 = x & TRIAD_ROW2
+    return (p0 & veq0(p0 & (p0 - 1))) | (p1 & veq0(p1 & (p1 - 1))) | (p2 & veq0(p2 & (p2 - 1)))
+
+
+@kernel(inline="always")
+def _columns(w):
+    return (w | (w >> 9) | (w >> 18)) & ROW
+
+
+@kernel(inline="always")
+def _spread(c):
+    """Nine column (or triad-row) bits to the same bits in all three rows."""
+    return c | (c << 9) | (c << 18)
+
+
+@kernel(inline="always")
+def _next_column(c):
+    """Column bits: each column takes the next column of its stack (cyclically)."""
+    return ((c >> 1) & FIRST_TWO) | ((c << 2) & LAST_OF_STACK)
+
+
+@kernel(inline="always")
+def _prev_column(c):
+    return ((c << 1) & LAST_TWO) | ((c >> 2) & FIRST_OF_STACK)
+
+
+@kernel(inline="always")
+def _claim(w, cells):
+    """Each row of ``w`` that meets ``cells`` cut down to those cells; and, nonzero in a lane
+    where a row met two of them (a contradiction), the second value."""
+    c0 = cells & ROW
+    c1 = cells & ROW1
+    c2 = cells & ROW2
+    rows = (vnz(c0) & ROW) | (vnz(c1) & ROW1) | (vnz(c2) & ROW2)
+    clash = (c0 & (c0 - 1)) | (c1 & (c1 - 1)) | (c2 & (c2 - 1))
+    return w & ~(rows & ~cells), clash
+
+
+@kernel(inline="always")
+def _band_or(v):
+    """Every lane: the OR of its band's nine digit lanes."""
+    r = v | digits_on_1(v)
+    r = r | digits_on_2(r)
+    r = r | digits_on_4(r)
+    return r | digits_on_8(v)
+
+
+@kernel(inline="always")
+def _band_sum(v):
+    r = v + digits_on_1(v)
+    r = r + digits_on_2(r)
+    r = r + digits_on_4(r)
+    return r + digits_on_8(v)
+
+
+@kernel(inline="always")
+def _band_twice(v):
+    """Every lane: the bits set in at least one, and in at least two, of its band's nine."""
+    o = v | digits_on_1(v)
+    t = v & digits_on_1(v)
+    o2 = digits_on_2(o)
+    t = t | digits_on_2(t) | (o & o2)
+    o = o | o2
+    o2 = digits_on_4(o)
+    t = t | digits_on_4(t) | (o & o2)
+    o = o | o2
+    o2 = digits_on_8(v)
+    return o | o2, t | (o & o2)
+
+
+@kernel(inline="always")
+def _band_four(v):
+    """Every lane: the bits set in at least 1, 2, 3 and 4 of its band's nine (saturating
+    counters, added pairwise: at least k of a+b when at least i of a and k-i of b)."""
+    b1 = digits_on_1(v)
+    c1 = v | b1
+    c2 = v & b1
+    b1 = digits_on_2(c1)
+    b2 = digits_on_2(c2)
+    n1 = c1 | b1
+    n2 = c2 | b2 | (c1 & b1)
+    n3 = (c2 & b1) | (c1 & b2)
+    n4 = c2 & b2
+    b1 = digits_on_4(n1)
+    b2 = digits_on_4(n2)
+    b3 = digits_on_4(n3)
+    b4 = digits_on_4(n4)
+    m1 = n1 | b1
+    m2 = n2 | b2 | (n1 & b1)
+    m3 = n3 | b3 | (n2 & b1) | (n1 & b2)
+    m4 = n4 | b4 | (n3 & b1) | (n2 & b2) | (n1 & b3)
+    y = digits_on_8(v)
+    return m1 | y, m2 | (m1 & y), m3 | (m2 & y), m4 | (m3 & y)
+
+
+# -- scalar helpers ---------------------------------------------------------------------------
+
+
+@kernel(inline="always")
+def _single_rows_of(w):
+    """``_single_rows`` for one word as an int."""
+    p0 = w & ROW
+    p1 = w & ROW1
+    p2 = w & ROW2
+    s0 = p0 if (p0 & (p0 - 1)) == 0 else 0
+    s1 = p1 if (p1 & (p1 - 1)) == 0 else 0
+    s2 = p2 if (p2 & (p2 - 1)) == 0 else 0
+    return s0 | s1 | s2
+
+
+# -- kernels ----------------------------------------------------------------------------------
+
+
 @kernel
 def load_givens(givens, stack):
     """Fill level 0: every digit everywhere, then each given alone in its row of its digit's
-    word and gone from the other digits' words. The band rules do the rest."""
-    for i in range(27):
-        stack[i] = FULL
-    for band in range(3):
-        stack[UNPLACED + band] = FULL
+    word and gone from the other digits' words. The rules do the rest."""
+    for lane in range(SLOTS):
+        stack[lane] = FULL if lane < 27 else 0
     for cell in range(81):
         value = givens[cell]
         if value == 0:
             continue
         row = cell // 9
         band = row // 3
-        pos = (row % 3) * 9 + cell % 9
-        bit = 1 << pos
-        slot = 3 * (value - 1) + band
-        stack[slot] = stack[slot] & ~((ROW << (9 * (row % 3))) ^ bit)
+        bit = 1 << ((row % 3) * 9 + cell % 9)
         for digit in range(9):
-            other = 3 * digit + band
-            if other != slot:
-                stack[other] = stack[other] & ~bit
-    stack[DIRTY] = ALL_DIRTY
+            lane = 3 * digit + band
+            if digit == value - 1:
+                stack[lane] = int(stack[lane]) & ~((ROW << (9 * (row % 3))) ^ bit)
+            else:
+                stack[lane] = int(stack[lane]) & ~bit
 
 
 @kernel
 def propagate(stack, base):
-    """Apply the rules to level ``stack[base:base + SLOTS]`` until nothing changes.
-    Returns False at a contradiction."""
-    dirty = int(stack[base + DIRTY])
-    stack[base + DIRTY] = 0
-    # the slower rules below depend on one band or one digit only: each runs again only
-    # where some word changed since it last ran (``touched``: every word marked dirty)
-    touched = dirty
-    cell_todo = 0
-    triad_todo = 0
-    column_todo = 0
+    """Apply the rules to the level at ``stack[base:base + SLOTS]`` until nothing changes.
+    Returns ``FAILED`` at a contradiction, ``SOLVED`` when every cell is placed, else ``OPEN``."""
+    words = vload(WORD_LANES, 0)
+    first = vload(FIRST_LANES, 0)
     while True:
-        # band rules on every changed digit word, to a fixpoint
-        while dirty:
-            slot = _tz(dirty)
-            dirty &= dirty - 1
-            word = int(stack[base + slot])
-            occupancy = (
-                SHRINK[word & ROW] | (SHRINK[(word >> 9) & ROW] << 3) | (SHRINK[word >> 18] << 6)
-            )
-            word &= PERM_CELLS[occupancy]
-            if word == 0:
-                return False
-            stack[base + slot] = word
-            # rows down to one cell: hidden singles, placed now unless placed before
-            singles = 0
-            part = word & ROW
-            if part & (part - 1) == 0:
-                singles |= part
-            part = word & (ROW << 9)
-            if part & (part - 1) == 0:
-                singles |= part
-            part = word & (ROW << 18)
-            if part & (part - 1) == 0:
-                singles |= part
-            band = slot % 3
-            fresh = singles & int(stack[base + UNPLACED + band])
-            if fresh == 0:
-                continue
-            stack[base + UNPLACED + band] = stack[base + UNPLACED + band] ^ fresh
-            # the cells leave the other digits, their columns the digit's other bands:
-            # written without branches (which of the words change is data, so unpredictable)
-            # and the word itself put back afterwards
-            keep = ~fresh
-            marks = 0
-            for digit in range(9):  # a fixed trip count, so the loop unrolls
-                other = 3 * digit + band
-                old = int(stack[base + other])
-                new = old & keep
-                stack[base + other] = new
-                marks |= int(new != old) << other
-            keep = ~SPREAD[(fresh | (fresh >> 9) | (fresh >> 18)) & ROW]
-            first = slot - band
-            for other_band in range(3):
-                other = first + other_band
-                old = int(stack[base + other])
-                new = old & keep
-                stack[base + other] = new
-                marks |= int(new != old) << other
-            stack[base + slot] = word
-            marks &= ~(1 << slot)
-            dirty |= marks
-            touched |= marks
-        if (stack[base + UNPLACED] | stack[base + UNPLACED + 1] | stack[base + UNPLACED + 2]) == 0:
-            return True
-        cell_todo |= touched
-        triad_todo |= touched
-        column_todo |= touched
-        touched = 0
-        # cell rules: empty cells fail, naked singles are placed in their digit's word
-        for band in range(3):
-            if cell_todo & (BAND_SLOTS << band) == 0:
-                continue
-            once = 0
-            twice = 0
-            for digit in range(9):
-                slot = 3 * digit + band
-                word = int(stack[base + slot])
-                twice |= once & word
-                once |= word
-            if once != FULL:
-                return False
-            naked = once & ~twice & int(stack[base + UNPLACED + band])
-            if naked == 0:
-                continue
-            for digit in range(9):
-                slot = 3 * digit + band
-                word = int(stack[base + slot])
-                mine = word & naked
-                if mine == 0:
-                    continue
-                for row in range(3):
-                    row_mask = ROW << (9 * row)
-                    cell = mine & row_mask
-                    if cell:
-                        if cell & (cell - 1):
-                            return False  # two cells of one row can hold only this digit
-                        word &= ~(row_mask ^ cell)
-                stack[base + slot] = word
-                dirty |= 1 << slot
-        cell_todo = 0
-        if dirty:
-            touched |= dirty
+        old = vload(stack, base)
+        # band rule, then the rows down to one cell
+        w = old & (_on_permutation(_triads(old)) * 7)
+        if vor_all(veq0(w) & words):
+            return FAILED
+        placed = _single_rows(w)
+        band_placed = _band_or(placed)
+        if vadd_all(vpopcnt(placed)) != vadd_all(vpopcnt(band_placed & first)):
+            return FAILED  # one cell placed for two digits
+        # placed cells leave the other digits, their columns the digit's other bands
+        spread = _spread(_columns(placed))
+        gone = (band_placed & ~placed) | next_band(spread) | prev_band(spread)
+        # locked candidates along stacks: a digit's 3x3 band/column table in each stack must
+        # hold a permutation (read from the band rule's result, beside the placing above)
+        k = _columns(w)
+        k1 = next_band(k)
+        k2 = prev_band(k)
+        k = k & ((_next_column(k1) & _prev_column(k2)) | (_prev_column(k1) & _next_column(k2)))
+        kept = w & _spread(k)
+        # hidden singles in columns: a column with one band and in it one cell
+        several = ((kept & (kept >> 9)) | (kept & (kept >> 18)) | ((kept >> 9) & (kept >> 18))) & ROW
+        k1 = next_band(k)
+        k2 = prev_band(k)
+        several = several | next_band(several) | prev_band(several) | (k & k1) | (k & k2) | (k1 & k2)
+        lone = ~several & k
+        new = kept & ~gone
+        new, clash = _claim(new, new & _spread(lone))
+        if vor_all(clash):
+            return FAILED
+        vstore(stack, base, new)
+        if vor_all(new ^ old):
             continue
-        # triad rules: the three cells of a row within a box hold three different digits, so
-        # a triad that only three digits can reach holds all three, and a triad that three
-        # digits must use (on each of their configurations) holds no other
-        for band in range(3):
-            if triad_todo & (BAND_SLOTS << band) == 0:
+        if (vlane(band_placed, 0) & vlane(band_placed, 1) & vlane(band_placed, 2)) == FULL:
+            return SOLVED
+        # naked singles and empty cells
+        once, twice = _band_twice(new)
+        if vor_all(~once & words & FULL):
+            return FAILED
+        naked = once & ~twice
+        if vor_all(naked & ~band_placed):
+            claimed, clash = _claim(new, new & naked)
+            if vor_all(clash):
+                return FAILED
+            if vor_all(claimed ^ new):
+                vstore(stack, base, claimed)
                 continue
-            p1 = p2 = p3 = p4 = 0
-            q1 = q2 = q3 = q4 = 0
-            for digit in range(9):
-                slot = 3 * digit + band
-                occupancy = _occupancy(int(stack[base + slot]))
-                req = REQUIRED[occupancy]
-                p4 |= p3 & occupancy
-                p3 |= p2 & occupancy
-                p2 |= p1 & occupancy
-                p1 |= occupancy
-                q4 |= q3 & req
-                q3 |= q2 & req
-                q2 |= q1 & req
-                q1 |= req
-            if (~p3 & ROW) or q4:
-                return False
-            reached = p3 & ~p4
-            filled = q3
-            if (reached | filled) == 0:
-                continue
-            for digit in range(9):
-                slot = 3 * digit + band
-                word = int(stack[base + slot])
-                occupancy = _occupancy(word)
-                new = word & FORCE_KEEP[occupancy & reached] & ~TRIAD_CELLS[filled & ~REQUIRED[occupancy]]
-                if new != word:
-                    stack[base + slot] = new
-                    dirty |= 1 << slot
-        triad_todo = 0
-        if dirty:
-            touched |= dirty
-            continue
-        # column rules, digit by digit: locked candidates along stacks, hidden singles
-        for first in range(0, 27, 3):
-            if column_todo & (7 << first) == 0:
-                continue
-            w0 = int(stack[base + first])
-            w1 = int(stack[base + first + 1])
-            w2 = int(stack[base + first + 2])
-            c0 = (w0 | (w0 >> 9) | (w0 >> 18)) & ROW
-            c1 = (w1 | (w1 >> 9) | (w1 >> 18)) & ROW
-            c2 = (w2 | (w2 >> 9) | (w2 >> 18)) & ROW
-            keep0 = 0
-            keep1 = 0
-            keep2 = 0
-            for stk in range(3):
-                shift = 3 * stk
-                allowed = PERM_TRIADS[
-                    ((c0 >> shift) & 7) | (((c1 >> shift) & 7) << 3) | (((c2 >> shift) & 7) << 6)
-                ]
-                if allowed == 0:
-                    return False
-                keep0 |= (allowed & 7) << shift
-                keep1 |= ((allowed >> 3) & 7) << shift
-                keep2 |= ((allowed >> 6) & 7) << shift
-            n0 = w0 & SPREAD[keep0]
-            n1 = w1 & SPREAD[keep1]
-            n2 = w2 & SPREAD[keep2]
-            # a column with one cell left for the digit: that cell holds it
-            m0 = (n0 & (n0 >> 9)) | (n0 & (n0 >> 18)) | ((n0 >> 9) & (n0 >> 18))
-            m1 = (n1 & (n1 >> 9)) | (n1 & (n1 >> 18)) | ((n1 >> 9) & (n1 >> 18))
-            m2 = (n2 & (n2 >> 9)) | (n2 & (n2 >> 18)) | ((n2 >> 9) & (n2 >> 18))
-            lone = ~((keep0 & keep1) | (keep0 & keep2) | (keep1 & keep2) | m0 | m1 | m2) & ROW
-            if lone:
-                n0 = _claim_rows(n0 & SPREAD[lone & keep0], n0)
-                n1 = _claim_rows(n1 & SPREAD[lone & keep1], n1)
-                n2 = _claim_rows(n2 & SPREAD[lone & keep2], n2)
-                if n0 < 0 or n1 < 0 or n2 < 0:
-                    return False
-            if n0 != w0:
-                stack[base + first] = n0
-                dirty |= 1 << first
-            if n1 != w1:
-                stack[base + first + 1] = n1
-                dirty |= 1 << (first + 1)
-            if n2 != w2:
-                stack[base + first + 2] = n2
-                dirty |= 1 << (first + 2)
-        column_todo = 0
-        if dirty == 0:
-            return True
-        touched |= dirty
-
-
-@kernel(inline="always")
-def _claim_rows(cells, word):
-    """``word`` with each cell of ``cells`` made the only one of its row; -1 when two of them
-    share a row."""
-    for row in range(3):
-        row_mask = ROW << (9 * row)
-        cell = cells & row_mask
-        if cell:
-            if cell & (cell - 1):
-                return -1
-            word &= ~(row_mask ^ cell)
-    return word
-
-
-@kernel(inline="always")
-def _occupancy(word):
-    """The 9 triads of a band word that still hold a candidate, bit ``3 * row + box``."""
-    return SHRINK[word & ROW] | (SHRINK[(word >> 9) & ROW] << 3) | (SHRINK[word >> 18] << 6)
+        # triad rules, with the triads each word must use one bit up
+        x = _triads(new)
+        required = _alone_in_row(x)
+        c1, c2, c3, c4 = _band_four(x | (required << 1))
+        if vor_all(((~c3 & TRIADS) | ((c4 >> 1) & TRIADS)) & words):
+            return FAILED  # a triad three digits cannot fill, or four digits must
+        reached = c3 & ~c4 & TRIADS  # by exactly three digits: each of them is there
+        filled = (c3 >> 1) & TRIADS  # three digits must use it: no other digit is
+        forced = x & reached
+        rows = (
+            (vnz(forced & TRIAD_ROW0) & TRIAD_ROW0)
+            | (vnz(forced & TRIAD_ROW1) & TRIAD_ROW1)
+            | (vnz(forced & TRIAD_ROW2) & TRIAD_ROW2)
+        )
+        boxes = _spread((forced | (forced >> 9) | (forced >> 18)) & TRIAD_ROW0)
+        cut = (((rows | boxes) & ~forced) | (filled & ~required)) & TRIADS
+        final = new & ~(cut * 7)
+        if vor_all(final ^ new) == 0:
+            return OPEN
+        vstore(stack, base, final)
 
 
 @kernel
 def choose(stack, base):
     """What to branch on, as tdoku does: the band with the fewest digit configurations left
-    (and some digit still open), and in it the digit with the fewest, two when there is one.
-    Returns ``(CONFIG_BRANCH + slot, configurations)``. Where every digit word is down to one
+    (and some digit still open), and in it the digit with the fewest, the first such.
+    Returns ``(CONFIG_BRANCH + lane, configurations)``. Where every digit word is down to one
     configuration but cells are still open, falls back to a cell: ``(27 * band + bit, digits)``
     for the first cell with the fewest candidates."""
+    configs = _configurations(vload(stack, base))
+    count = vpopcnt(configs)
+    totals = _band_sum(count)
     best_total = 1000
     best_band = -1
     for band in range(3):
-        total = 0
-        for digit in range(9):
-            slot = 3 * digit + band
-            total += popcount(np.uint64(CONFIGS[_occupancy(int(stack[base + slot]))]))
+        total = vlane(totals, band)
         if 9 < total < best_total:
             best_total = total
             best_band = band
     if best_band >= 0:
-        best = 7
-        best_slot = -1
-        best_configs = 0
-        for digit in range(9):
-            slot = 3 * digit + best_band
-            configs = CONFIGS[_occupancy(int(stack[base + slot]))]
-            count = popcount(np.uint64(configs))
-            if 1 < count < best:
-                best = count
-                best_slot = slot
-                best_configs = configs
-                if count == 2:
-                    break
-        return CONFIG_BRANCH + best_slot, best_configs
+        # fewest configurations (more than one) in the band, then the lowest lane
+        key = (count << 5) + vload(LANE_INDEX, 0)
+        key = key | ((veq0(count & 6) | ~vload(BAND_LANES, 32 * best_band)) & 0x1000)
+        lane = vumin_all(key) & 31
+        return CONFIG_BRANCH + lane, vlane(configs, lane)
     return _choose_cell(stack, base)
 
 
@@ -428,7 +466,10 @@ def _choose_cell(stack, base):
     best_cell = -1
     best_digits = 0
     for band in range(3):
-        open_cells = int(stack[base + UNPLACED + band])
+        placed = 0
+        for digit in range(9):
+            placed |= _single_rows_of(int(stack[base + 3 * digit + band]))
+        open_cells = FULL & ~placed
         while open_cells:
             pos = _tz(open_cells)
             open_cells &= open_cells - 1
@@ -448,10 +489,10 @@ def _choose_cell(stack, base):
 @kernel
 def write_solution(stack, base, out):
     """The placed digits of a finished level, as 81 values 1..9."""
-    for slot in range(27):
-        word = int(stack[base + slot])
-        digit = slot // 3 + 1
-        band = slot % 3
+    for lane in range(27):
+        word = int(stack[base + lane])
+        digit = lane // 3 + 1
+        band = lane % 3
         while word:
             pos = _tz(word)
             word &= word - 1
@@ -462,8 +503,8 @@ def write_solution(stack, base, out):
 def search(givens, stack, branch_cell, branch_rest, ctl, limit, node_budget, record_at, out):
     """Run (or resume) the search until a protocol code is due; see ``protocol``.
 
-    ``stack`` is ``levels * SLOTS`` int32 words; ``branch_cell[level]`` is the cell a level
-    branched on and ``branch_rest[level]`` the digits still to try there.
+    ``stack`` is ``levels * SLOTS`` int32 words; ``branch_cell[level]`` is what a level
+    branched on and ``branch_rest[level]`` the alternatives still to try there.
     """
     levels = stack.shape[0] // SLOTS
     node_stop = ctl[P.NODES] + node_budget
@@ -481,10 +522,11 @@ def search(givens, stack, branch_cell, branch_rest, ctl, limit, node_budget, rec
                 return P.BUDGET
             ctl[P.NODES] += 1
             base = depth * SLOTS
-            if not propagate(stack, base):
+            state = propagate(stack, base)
+            if state == FAILED:
                 phase = P.BACKTRACK
                 continue
-            if (stack[base + UNPLACED] | stack[base + UNPLACED + 1] | stack[base + UNPLACED + 2]) == 0:
+            if state == SOLVED:
                 ctl[P.COUNT] += 1
                 if ctl[P.COUNT] == record_at:
                     write_solution(stack, base, out)
@@ -510,22 +552,19 @@ def search(givens, stack, branch_cell, branch_rest, ctl, limit, node_budget, rec
             branch_rest[depth] = rest & (rest - 1)
             cell = branch_cell[depth]
             base = depth * SLOTS
-            if not last:  # the level stays for the other digits; work on a copy above it
+            if not last:  # the level stays for the other alternatives; work on a copy above it
                 depth += 1
-                target = base + SLOTS
-                for i in range(SLOTS):
-                    stack[target + i] = stack[base + i]
-                base = target
+                vstore(stack, base + SLOTS, vload(stack, base))
+                base += SLOTS
                 branch_rest[depth] = 0
             if cell >= CONFIG_BRANCH:  # "digit" numbers a configuration of a digit word
-                slot = cell - CONFIG_BRANCH
-                stack[base + slot] = stack[base + slot] & CONFIG_CELLS[digit]
+                lane = cell - CONFIG_BRANCH
+                stack[base + lane] = int(stack[base + lane]) & CONFIG_CELLS[digit]
             else:
                 band = cell // 27
                 pos = cell % 27
-                slot = 3 * digit + band
-                stack[base + slot] = stack[base + slot] & ~((ROW << (9 * (pos // 9))) ^ (1 << pos))
-            stack[base + DIRTY] = 1 << slot
+                lane = 3 * digit + band
+                stack[base + lane] = int(stack[base + lane]) & ~((ROW << (9 * (pos // 9))) ^ (1 << pos))
             phase = P.PROPAGATE
         else:  # BACKTRACK
             depth -= 1

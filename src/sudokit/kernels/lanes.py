@@ -1,0 +1,232 @@
+"""Thirty-two 32-bit lanes as one value in numba kernels: LLVM's ``<32 x i32>``.
+
+numba types every integer operation at 64 bits, so its loops vectorize at half width or not at
+all once they hold a comparison or a reduction. A kernel that wants whole-board bit operations
+in a few instructions (the classic kernel keeps 27 band words in one such value) writes them on
+this type instead: ``vload``/``vstore`` move 32 consecutive 32-bit words of an array, the
+operators ``& | ^ ~ + - * << >>`` work lane by lane (an int operand counts for every lane),
+``veq0``/``vnz`` give all-ones lanes where a lane is zero / not zero, ``vpopcnt`` counts bits in
+each lane, ``vor_all``/``vadd_all``/``vumin_all`` reduce the lanes to one int, ``vlane`` reads one
+lane, and ``shuffle(mask)`` makes a function that moves lanes (lane ``i`` takes lane ``mask[i]``,
+or zero where ``mask[i]`` is -1). LLVM lowers all of it to whatever the machine has: two
+AVX-512 registers, four AVX2 ones, plain scalar code elsewhere.
+
+With ``NUMBA_DISABLE_JIT=1`` a lane value is a numpy ``uint32`` array of 32 and the same kernels
+run as Python.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from ._jit import JIT_DISABLED
+
+N = 32
+
+if JIT_DISABLED:
+    _ALL = np.uint32(0xFFFFFFFF)
+
+    def vload(arr, offset):
+        return np.array(arr[offset : offset + N], dtype=np.uint32)
+
+    def vstore(arr, offset, v):
+        arr[offset : offset + N] = v
+
+    def veq0(v):
+        return np.where(v == 0, _ALL, np.uint32(0))
+
+    def vnz(v):
+        return np.where(v != 0, _ALL, np.uint32(0))
+
+    def vpopcnt(v):
+        if hasattr(np, "bitwise_count"):  # numpy >= 2.0
+            return np.bitwise_count(v).astype(np.uint32)
+        return np.array([bin(int(x)).count("1") for x in v], dtype=np.uint32)
+
+    def vor_all(v):
+        return int(np.bitwise_or.reduce(v))
+
+    def vadd_all(v):
+        return int(v.sum(dtype=np.uint64)) & 0xFFFFFFFF
+
+    def vumin_all(v):
+        return int(v.min())
+
+    def vlane(v, i):
+        return int(v[i])
+
+    def shuffle(mask):
+        index = np.array([m if m >= 0 else N for m in mask])
+
+        def moved(v):
+            return np.concatenate([v, np.zeros(1, dtype=np.uint32)])[index]
+
+        return moved
+
+else:
+    from llvmlite import ir
+    from numba import types
+    from numba.core import cgutils
+    from numba.extending import intrinsic, models, overload, register_model
+
+    _I32 = ir.IntType(32)
+    _VEC = ir.VectorType(_I32, N)
+
+    class LanesType(types.Type):
+        def __init__(self):
+            super().__init__(name="Lanes32")
+
+    lanes = LanesType()
+
+    @register_model(LanesType)
+    class _LanesModel(models.PrimitiveModel):
+        def __init__(self, dmm, fe_type):
+            super().__init__(dmm, fe_type, _VEC)
+
+    def _splat(builder, value):
+        width = value.type.width
+        if width > 32:
+            value = builder.trunc(value, _I32)
+        elif width < 32:
+            value = builder.zext(value, _I32)
+        one = builder.insert_element(ir.Constant(_VEC, None), value, ir.Constant(_I32, 0))
+        return builder.shuffle_vector(one, ir.Constant(_VEC, None), ir.Constant(_VEC, [0] * N))
+
+    def _pointer(context, builder, arrtype, arr, offset):
+        data = context.make_array(arrtype)(context, builder, arr).data
+        return builder.bitcast(builder.gep(data, [offset]), _VEC.as_pointer())
+
+    def _check_words(arr):
+        if not (isinstance(arr, types.Array) and isinstance(arr.dtype, types.Integer) and arr.dtype.bitwidth == 32):
+            raise TypeError("lanes move 32-bit words")
+
+    @intrinsic
+    def vload(typingctx, arr, offset):
+        _check_words(arr)
+
+        def codegen(context, builder, sig, args):
+            return builder.load(_pointer(context, builder, sig.args[0], args[0], args[1]), align=4)
+
+        return lanes(arr, offset), codegen
+
+    @intrinsic
+    def vstore(typingctx, arr, offset, v):
+        _check_words(arr)
+
+        def codegen(context, builder, sig, args):
+            builder.store(args[2], _pointer(context, builder, sig.args[0], args[0], args[1]), align=4)
+            return context.get_dummy_value()
+
+        return types.none(arr, offset, v), codegen
+
+    def _binary(method):
+        def make(left_scalar, right_scalar):
+            @intrinsic
+            def op(typingctx, a, b):
+                def codegen(context, builder, sig, args):
+                    x = _splat(builder, args[0]) if left_scalar else args[0]
+                    y = _splat(builder, args[1]) if right_scalar else args[1]
+                    return getattr(builder, method)(x, y)
+
+                return lanes(a, b), codegen
+
+            return op
+
+        both, with_int, int_with = make(False, False), make(False, True), make(True, False)
+
+        def typer(a, b):
+            if a is lanes and b is lanes:
+                return lambda a, b: both(a, b)
+            if a is lanes and isinstance(b, types.Integer):
+                return lambda a, b: with_int(a, b)
+            if isinstance(a, types.Integer) and b is lanes:
+                return lambda a, b: int_with(a, b)
+            return None
+
+        return typer
+
+    for _operator, _method in (
+        (operator.and_, "and_"),
+        (operator.or_, "or_"),
+        (operator.xor, "xor"),
+        (operator.add, "add"),
+        (operator.sub, "sub"),
+        (operator.mul, "mul"),
+        (operator.lshift, "shl"),
+        (operator.rshift, "lshr"),
+    ):
+        overload(_operator, inline="always")(_binary(_method))
+
+    @intrinsic
+    def _invert(typingctx, a):
+        def codegen(context, builder, sig, args):
+            return builder.not_(args[0])
+
+        return lanes(a), codegen
+
+    @overload(operator.invert, inline="always")
+    def _ol_invert(a):
+        if a is lanes:
+            return lambda a: _invert(a)
+        return None
+
+    def _compare(predicate):
+        @intrinsic
+        def cmp(typingctx, a):
+            def codegen(context, builder, sig, args):
+                bits = builder.icmp_unsigned(predicate, args[0], ir.Constant(_VEC, None))
+                return builder.sext(bits, _VEC)
+
+            return lanes(a), codegen
+
+        return cmp
+
+    veq0 = _compare("==")
+    vnz = _compare("!=")
+
+    @intrinsic
+    def vpopcnt(typingctx, a):
+        def codegen(context, builder, sig, args):
+            fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(_VEC, [_VEC]), "llvm.ctpop.v32i32")
+            return builder.call(fn, [args[0]])
+
+        return lanes(a), codegen
+
+    def _reduce(kind):
+        @intrinsic
+        def reduce(typingctx, a):
+            def codegen(context, builder, sig, args):
+                fn = cgutils.get_or_insert_function(
+                    builder.module, ir.FunctionType(_I32, [_VEC]), f"llvm.vector.reduce.{kind}.v32i32"
+                )
+                return builder.zext(builder.call(fn, [args[0]]), ir.IntType(64))
+
+            return types.int64(a), codegen
+
+        return reduce
+
+    vor_all = _reduce("or")
+    vadd_all = _reduce("add")
+    vumin_all = _reduce("umin")
+
+    @intrinsic
+    def vlane(typingctx, a, i):
+        def codegen(context, builder, sig, args):
+            index = builder.trunc(args[1], _I32) if args[1].type.width > 32 else args[1]
+            return builder.zext(builder.extract_element(args[0], index), ir.IntType(64))
+
+        return types.int64(a, i), codegen
+
+    def shuffle(mask):
+        order = [m if m >= 0 else N for m in mask]  # lane N of the pair is the zero vector's
+
+        @intrinsic
+        def moved(typingctx, a):
+            def codegen(context, builder, sig, args):
+                return builder.shuffle_vector(args[0], ir.Constant(_VEC, None), ir.Constant(_VEC, order))
+
+            return lanes(a), codegen
+
+        return moved
