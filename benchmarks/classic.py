@@ -189,8 +189,14 @@ class Cutoff(Exception):
     pass
 
 
+#: whether a timer signal now should interrupt the puzzle under way (a late one is ignored)
+_armed = [False]
+
+
 def _alarm(signum, frame):
-    raise Cutoff
+    if _armed[0]:
+        _armed[0] = False
+        raise Cutoff
 
 
 def run_peer(label: str, solve_one: Callable[[str, np.ndarray, int], tuple[int, np.ndarray | None]],
@@ -211,14 +217,17 @@ def run_peer(label: str, solve_one: Callable[[str, np.ndarray, int], tuple[int, 
             left = budget - spent
             if left <= 0:
                 break
-            signal.setitimer(signal.ITIMER_REAL, left)
             start = time.perf_counter()
             try:
+                _armed[0] = True
+                signal.setitimer(signal.ITIMER_REAL, left)
                 count, solution = solve_one(lines[index], values[index], limit)
+                _armed[0] = False
             except Cutoff:
                 row.note = "cut off inside a puzzle"
                 break
             finally:
+                _armed[0] = False
                 signal.setitimer(signal.ITIMER_REAL, 0)
             spent += time.perf_counter() - start
             row.done += 1
