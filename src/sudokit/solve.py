@@ -111,6 +111,8 @@ class Search:
     board: Board
     ctl: np.ndarray
     out: np.ndarray
+    #: nodes in the first slice of ``run``, before the speed of this puzzle is known
+    first_slice: int = FIRST_SLICE
 
     def _call(self, limit: int, node_budget: int, record_at: int) -> int:
         """One kernel call; returns the protocol code (STACK_FULL included)."""
@@ -155,7 +157,7 @@ class Search:
         start = time.perf_counter()
         deadline = None if time_limit is None else start + time_limit
         node_stop = UNLIMITED if node_limit is None else node_limit
-        slice_nodes = FIRST_SLICE
+        slice_nodes = self.first_slice
         while True:
             budget = min(slice_nodes, node_stop - self.nodes)
             if budget <= 0:
@@ -175,10 +177,31 @@ class Search:
 
 
 class GeneralSearch(Search):
-    """The general kernel: any shape, one uint64 candidate mask per cell."""
+    """The general kernel: any shape, one uint64 candidate mask per cell. ``options`` (from
+    ``kernels.general.options_for``) overrides the rules and branching chosen for the shape.
 
-    def __init__(self, board: Board) -> None:
+    On boards of ``LEARN_FROM`` values and more, a search for one or two solutions where
+    depth-first search has met ``DFS_FAILS`` dead ends starts again with the learning kernel
+    (``kernels/learn.py``), which wins on hard puzzles and costs more on easy ones (an empty
+    64x64 board takes thousands of depth-first nodes, but hardly a dead end). ``engine`` is
+    ``"auto"`` (that), ``"dfs"`` or ``"learn"`` (one of them only)."""
+
+    #: the smallest board size that may switch to the learning kernel
+    LEARN_FROM = 25
+    #: depth-first dead ends before the switch
+    DFS_FAILS = 200
+
+    def __init__(self, board: Board, options: np.ndarray | None = None, engine: str = "auto") -> None:
+        from .kernels import general
+
+        if engine not in ("auto", "dfs", "learn"):
+            raise ValueError(f"engine must be 'auto', 'dfs' or 'learn', not {engine!r}")
         shape = board.shape
+        self.engine = engine
+        self.learner = None  # the learning kernel's state, once it runs
+        self.reported = False  # a solution went back to the caller: no switch after that
+        if shape.size >= 25:
+            self.first_slice = 2000  # big boards: nodes cost up to a millisecond
         self.board = board
         self.cells = shape.cells
         self.givens = np.ascontiguousarray(board.cells, dtype=np.uint8)
@@ -195,10 +218,39 @@ class GeneralSearch(Search):
         self.out = np.zeros(self.cells, dtype=np.uint8)
         self.queue = np.zeros(self.cells, dtype=np.int32)
         self.dirty = np.zeros(len(self.houses), dtype=np.uint8)
+        self.options = general.options_for(shape) if options is None else options
+        self.work, self.iwork = general.scratch(self.houses)
 
     def _call(self, limit: int, node_budget: int, record_at: int) -> int:
         from .kernels import general
 
+        may_learn = self.learner is None and not self.reported and limit <= 2 and (
+            self.engine == "learn"
+            or (self.engine == "auto" and self.board.size >= self.LEARN_FROM)
+        )
+        dead_ends = self.nodes - self.guesses - 1  # nodes that did not branch, less a solution
+        if may_learn and (self.engine == "learn" or dead_ends >= self.DFS_FAILS):
+            self._start_learning()
+        elif may_learn:
+            node_budget = min(node_budget, self.DFS_FAILS)  # look again soon
+        if self.learner is not None:
+            code = self.learner.call(self.ctl, limit, node_budget, record_at, self.out)
+        else:
+            code = self._call_dfs(general, limit, node_budget, record_at)
+        if code == P.LIMIT:
+            self.reported = True
+        return code
+
+    def _start_learning(self) -> None:
+        """Start over with the learning kernel: no solution went back yet, so counting again
+        from zero loses nothing; nodes and guesses keep adding up."""
+        from .kernels import _jit, learn
+
+        _jit.notify_compile(learn.search, what="the learning kernel")
+        self.learner = learn.Learner(self.givens, self.houses, self.cell_houses, self.board.size)
+        self.ctl[P.COUNT] = 0
+
+    def _call_dfs(self, general, limit: int, node_budget: int, record_at: int) -> int:
         return general.search(
             self.givens,
             self.houses,
@@ -214,9 +266,15 @@ class GeneralSearch(Search):
             self.out,
             self.queue,
             self.dirty,
+            self.options,
+            self.work,
+            self.iwork,
         )
 
     def _grow(self) -> None:
+        if self.learner is not None:
+            self.learner.grow()
+            return
         levels = min(self.cells + 1, 2 * len(self.stack))
         for name in ("stack", "branch_cell", "branch_rest"):
             old = getattr(self, name)

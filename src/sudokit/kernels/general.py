@@ -2,8 +2,22 @@
 
 Depth-first search over candidate bitmasks, as in the seeds, with what makes it finish on hard
 and big boards: naked and hidden singles in every house to a fixpoint after every decision,
-dead ends cut as soon as a cell or a house runs out of candidates, and branching on the most
-constrained cell. The stack is explicit and the search resumable (see ``protocol``).
+dead ends cut as soon as a cell or a house runs out of candidates, and, switchable through
+``options`` (see ``options_for``), two stronger rules and four ways to branch:
+
+* *locked candidates* (``LOCKED``): where a box meets a row or column, a value whose places in
+  one of the two houses all lie in the intersection is removed from the rest of the other
+  (pointing and claiming);
+* *all-different filter* (``SUBSETS``): per house, every candidate that no complete matching
+  of the house's empty cells to its missing values uses is removed (Regin's filter). This is
+  every naked and hidden subset at once (pairs, triples, ... of any size), in time about
+  quadratic in the house's empty cells, where enumerating subsets is exponential;
+* branching on the most constrained cell (``CELL``, ``CELL_DEGREE``), on the (house, value)
+  with the fewest places (``PLACE``), or on whichever is smaller (``BEST``).
+
+Every rule only removes candidates no solution uses, and every branching splits the search
+space into disjoint parts, so counts never depend on the options: only nodes and time do.
+The stack is explicit and the search resumable (see ``protocol``).
 
 State of one search level, one row of ``stack``, one 64-bit word per cell::
 
@@ -19,7 +33,13 @@ changes, saves memory on big boards but costs on every elimination; copying won 
 
 Geometry arrives as tables, so one compiled kernel serves every shape:
 ``houses[h, j]`` is the j-th cell of house h; ``cell_houses[c, k]`` the k-th house of cell c
-(-1 padded, for shapes with extra houses).
+(-1 padded, for shapes with extra houses). Rows are houses ``0..n-1``, columns ``n..2n-1``
+and boxes ``2n..3n-1`` (``shape.py``); locked candidates read the box shape from ``options``.
+
+``dirty[h]`` holds one bit per rule that has to look at house h again (``HIDDEN``,
+``LOCKED_DIRTY``, ``SUBSETS_DIRTY``); a rule clears its bit when it scans the house, and every
+removed candidate sets all bits on the houses of its cell. ``propagate`` (singles only, kept
+for the optimisation kernel) uses only the ``HIDDEN`` bit.
 """
 
 from __future__ import annotations
@@ -29,6 +49,85 @@ import numpy as np
 from . import protocol as P
 from ._jit import kernel
 from .bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
+
+# -- options: one small int64 array, so benchmarks switch rules without recompiling ----------
+
+RULES = 0  #: options slot: bit flags of the rules run after singles (LOCKED | SUBSETS)
+BRANCH = 1  #: options slot: how the next choice point is picked (CELL ... BEST)
+BOX_HEIGHT = 2  #: options slot: the box shape, for locked candidates
+BOX_WIDTH = 3
+RESTART = 4  #: options slot: failures before the first restart (0: never restart)
+SEED = 5  #: options slot: 0 tries values in increasing order; else the seed of a random order
+OPTIONS_SIZE = 6
+
+LOCKED = 1  #: rule: locked candidates (pointing and claiming)
+SUBSETS = 2  #: rule: all-different filter per house (naked and hidden subsets of every size)
+
+CELL = 0  #: branch on the first cell with the fewest candidates
+CELL_DEGREE = 1  #: the same, ties to the cell with the most empty cells in its houses
+PLACE = 2  #: branch on the (house, value) with the fewest places, ties to the tightest places
+BEST = 3  #: whichever of CELL and PLACE has fewer alternatives (the cell on a tie)
+WDEG = 4  #: the cell with the fewest candidates per conflict its houses have shown (dom/wdeg)
+WDEG_PLACE = 5  #: WDEG, or a (house, value) whose places per conflict of its house are fewer
+
+# dirty bits: which rules still have to look at a house
+HIDDEN = 1
+LOCKED_DIRTY = 2
+SUBSETS_DIRTY = 4
+ALL_DIRTY = 7
+
+#: a resume point of ``search`` besides the protocol's: choose a branch at the top level, which
+#: is already propagated (after a restart)
+_CHOOSE = 3
+
+#: a (house, value) branch is stored in ``branch_cell`` as -1 - ((house * 64 + value) * 64 +
+#: position): negative, so it never reads as a cell; the position is the place tried last
+_KEY = 64
+
+
+def options_for(shape, rules=None, branch=None, restart=None, seed=None) -> np.ndarray:
+    """The ``options`` array for a shape: the rules, branching and restarts that won on the
+    data for its size unless ``rules`` / ``branch`` / ``restart`` say otherwise (see
+    ``default_options``)."""
+    options = np.zeros(OPTIONS_SIZE, dtype=np.int64)
+    default_options(shape.houses, options)
+    if rules is not None:
+        options[RULES] = rules
+    if branch is not None:
+        options[BRANCH] = branch
+    if restart is not None:
+        options[RESTART] = restart
+    if seed is not None:
+        options[SEED] = seed
+    return options
+
+
+@kernel
+def default_options(houses, options):
+    """Fill ``options`` for the shape ``houses`` describes.
+
+    Up to 9x9, singles and the most constrained cell: the boards are small enough that any
+    stronger rule costs more per node than it saves in nodes. From 12x12 up, locked candidates
+    and the all-different filter, branching on the smallest cell-or-place choice: on the
+    16x16 sets they halve the time, and on the minimal 25x25 puzzles they turn searches of
+    millions of nodes into hundreds (``benchmarks/big.py`` measures every combination).
+    """
+    size = houses.shape[1]
+    width = 0  # the cells of box 0 (house 2n) in row 0
+    for j in range(size):
+        if houses[2 * size, j] < size:
+            width += 1
+    options[BOX_WIDTH] = width
+    options[BOX_HEIGHT] = size // width
+    if size <= 9:
+        options[RULES] = 0
+        options[BRANCH] = CELL
+    else:
+        options[RULES] = LOCKED | SUBSETS
+        options[BRANCH] = CELL
+
+
+# -- loading and singles ---------------------------------------------------------------------
 
 
 @kernel
@@ -55,6 +154,13 @@ def propagate(cand, houses, cell_houses, full, queue, queued, dirty):
     ``queue[:queued]`` holds decided cells whose value is still to be removed from their peers;
     ``dirty[h] != 0`` marks the houses to scan for hidden singles (a value with one place left).
     """
+    return _singles(cand, houses, cell_houses, full, queue, queued, dirty, HIDDEN) < 0
+
+
+@kernel
+def _singles(cand, houses, cell_houses, full, queue, queued, dirty, mark):
+    """``propagate``, setting the dirty bits ``mark`` on every house it changes. Returns -1,
+    or at a contradiction the house that showed it."""
     size = houses.shape[1]
     per_cell = cell_houses.shape[1]
     head = 0
@@ -78,7 +184,7 @@ def propagate(cand, houses, cell_houses, full, queue, queued, dirty):
                     mask ^= bit
                     cand[peer] = mask
                     if mask == ZERO:
-                        return False
+                        return house
                     if (mask & (mask - ONE)) == ZERO:
                         queue[tail] = peer
                         tail += 1
@@ -86,13 +192,13 @@ def propagate(cand, houses, cell_houses, full, queue, queued, dirty):
                         other = cell_houses[peer, k2]
                         if other < 0:
                             break
-                        dirty[other] = 1
+                        dirty[other] |= mark
         # hidden singles: per house, count each value's places with two bit-parallel counters
         found = False
         for house in range(houses.shape[0]):
-            if dirty[house] == 0:
+            if (dirty[house] & HIDDEN) == 0:
                 continue
-            dirty[house] = 0
+            dirty[house] &= ALL_DIRTY ^ HIDDEN
             once = ZERO
             twice = ZERO
             decided = ZERO
@@ -103,7 +209,7 @@ def propagate(cand, houses, cell_houses, full, queue, queued, dirty):
                 if (mask & (mask - ONE)) == ZERO:
                     decided |= mask
             if once != full:
-                return False  # some value has no place left in this house
+                return house  # some value has no place left in this house
             hidden = once & ~twice & ~decided
             while hidden != ZERO:
                 bit = lowest_bit(hidden)
@@ -114,7 +220,7 @@ def propagate(cand, houses, cell_houses, full, queue, queued, dirty):
                         target = houses[house, j]
                         break
                 if target < 0:
-                    return False  # its only place was taken by another hidden single
+                    return house  # its only place was taken by another hidden single
                 cand[target] = bit
                 queue[tail] = target
                 tail += 1
@@ -123,9 +229,432 @@ def propagate(cand, houses, cell_houses, full, queue, queued, dirty):
                     other = cell_houses[target, k]
                     if other < 0:
                         break
-                    dirty[other] = 1
+                    dirty[other] |= mark
         if not found:
-            return True
+            return -1
+
+
+# -- the stronger rules ----------------------------------------------------------------------
+
+
+@kernel
+def propagate_rules(cand, houses, cell_houses, full, queue, queued, dirty, options, work, iwork):
+    """Singles, then the rules ``options[RULES]`` switches on, cheapest first, to a common
+    fixpoint: whenever a rule removes a candidate, singles run again before the next rule.
+    Returns -1, or at a contradiction the house that showed it (for the conflict weights of
+    ``WDEG``). ``work`` and ``iwork`` are scratch (see ``scratch``)."""
+    rules = options[RULES]
+    while True:
+        failed = _singles(cand, houses, cell_houses, full, queue, queued, dirty, ALL_DIRTY)
+        if failed >= 0:
+            return failed
+        queued = 0
+        if rules & LOCKED:
+            queued = _locked(cand, cell_houses, options[BOX_HEIGHT], options[BOX_WIDTH],
+                             queue, dirty, work)
+            if queued < 0:
+                return np.int64(work[_W_FLAG, 1])
+            if queued > 0 or work[_W_FLAG, 0] != ZERO:
+                continue
+        if rules & SUBSETS:
+            queued = _subsets(cand, houses, cell_houses, queue, dirty, work, iwork)
+            if queued < 0:
+                return iwork[_I_BLAME, 0]
+            if queued > 0 or work[_W_FLAG, 0] != ZERO:
+                continue
+        return -1
+
+
+@kernel(inline="always")
+def _blame(work, house):
+    """Note ``house`` as the one that showed a contradiction; returns -1."""
+    work[_W_FLAG, 1] = np.uint64(house)
+    return -1
+
+
+@kernel(inline="always")
+def _remove(cand, cell, values, cell_houses, queue, tail, dirty):
+    """Remove ``values`` from ``cell``: returns the new queue tail (the cell is queued when
+    left with one candidate), -1 when none is left, -2 when nothing was removed."""
+    mask = cand[cell]
+    if (mask & values) == ZERO:
+        return -2
+    mask &= ~values
+    cand[cell] = mask
+    if mask == ZERO:
+        return -1
+    if (mask & (mask - ONE)) == ZERO:
+        queue[tail] = cell
+        tail += 1
+    for k in range(cell_houses.shape[1]):
+        house = cell_houses[cell, k]
+        if house < 0:
+            break
+        dirty[house] |= ALL_DIRTY
+    return tail
+
+
+@kernel
+def _locked(cand, cell_houses, height, width, queue, dirty, work):
+    """Locked candidates over every box-line intersection (a *segment*). Returns how many
+    newly decided cells it queued, or -1 at a contradiction; ``work[_W_FLAG, 0]`` says
+    whether it removed anything.
+
+    Row segment ``r * height + k`` is row r's cells in box column k (``width`` cells); column
+    segment ``c * width + k`` is column c's cells in box row k (``height`` cells). Over the
+    segments of each line and of each box, two bit-parallel counters give ``twice``: the
+    values with undecided places in two or more of them. A value of segment s that is in one
+    segment of its line (not in the line's ``twice``) but in two of its box (in the box's
+    ``twice``) has places to remove in the rest of the box (claiming), and the other way
+    round (pointing). So each pass touches only cells that do lose a candidate. Removals
+    during the pass leave the masks stale supersets, which weakens the rule, never breaks it.
+    """
+    size = height * width
+    seg = work[_W_SEG]
+    n_rows = size * height  # row segments: size rows x height box columns
+    any_dirty = False
+    for house in range(3 * size):
+        if dirty[house] & LOCKED_DIRTY:
+            any_dirty = True
+            dirty[house] &= ALL_DIRTY ^ LOCKED_DIRTY
+    work[_W_FLAG, 0] = ZERO
+    if not any_dirty or height == 1 or width == 1:
+        return 0  # nothing changed since the last pass, or every line is a box
+    # the undecided candidates of every segment
+    for r in range(size):
+        for k in range(height):
+            acc = ZERO
+            base = r * size + k * width
+            for t in range(width):
+                mask = cand[base + t]
+                if mask & (mask - ONE):
+                    acc |= mask
+            seg[r * height + k] = acc
+    for c in range(size):
+        for k in range(width):
+            acc = ZERO
+            base = k * height * size + c
+            for t in range(height):
+                mask = cand[base + t * size]
+                if mask & (mask - ONE):
+                    acc |= mask
+            seg[n_rows + c * width + k] = acc
+    # twice[house]: over the segments of a line, or of a box split by rows (``by_rows``) or
+    # by columns (``by_cols``)
+    line_twice = work[_W_TWICE]  # rows 0..n-1, columns n..2n-1
+    box_twice = work[_W_TWICE2]  # boxes split by rows 0..n-1, by columns n..2n-1
+    for r in range(size):
+        once = ZERO
+        twice = ZERO
+        for k in range(height):
+            mask = seg[r * height + k]
+            twice |= once & mask
+            once |= mask
+        line_twice[r] = twice
+    for c in range(size):
+        once = ZERO
+        twice = ZERO
+        for k in range(width):
+            mask = seg[n_rows + c * width + k]
+            twice |= once & mask
+            once |= mask
+        line_twice[size + c] = twice
+    for band in range(width):
+        for stack in range(height):
+            box = band * height + stack
+            once = ZERO
+            twice = ZERO
+            for i in range(height):
+                mask = seg[(band * height + i) * height + stack]
+                twice |= once & mask
+                once |= mask
+            box_twice[box] = twice
+            once = ZERO
+            twice = ZERO
+            for i in range(width):
+                mask = seg[n_rows + (stack * width + i) * width + band]
+                twice |= once & mask
+                once |= mask
+            box_twice[size + box] = twice
+    tail = 0
+    changed = ZERO
+    # row segments: row r, box column k, in box (r // height) * height + k
+    for r in range(size):
+        band = r // height
+        for k in range(height):
+            mask = seg[r * height + k]
+            box = band * height + k
+            claim = mask & ~line_twice[r] & box_twice[box]
+            point = mask & ~box_twice[box] & line_twice[r]
+            if claim != ZERO:  # leave the box's other rows
+                for r2 in range(band * height, band * height + height):
+                    if r2 == r:
+                        continue
+                    for t in range(width):
+                        got = _remove(cand, r2 * size + k * width + t, claim, cell_houses, queue, tail, dirty)
+                        if got == -1:
+                            return _blame(work, 2 * size + box)
+                        if got >= 0:
+                            tail = got
+                            changed = ONE
+            if point != ZERO:  # leave the row's other boxes
+                for k2 in range(height):
+                    if k2 == k:
+                        continue
+                    for t in range(width):
+                        got = _remove(cand, r * size + k2 * width + t, point, cell_houses, queue, tail, dirty)
+                        if got == -1:
+                            return _blame(work, r)
+                        if got >= 0:
+                            tail = got
+                            changed = ONE
+    # column segments: column c, box row k, in box k * height + c // width
+    for c in range(size):
+        stack = c // width
+        for k in range(width):
+            mask = seg[n_rows + c * width + k]
+            box = k * height + stack
+            claim = mask & ~line_twice[size + c] & box_twice[size + box]
+            point = mask & ~box_twice[size + box] & line_twice[size + c]
+            if claim != ZERO:  # leave the box's other columns
+                for c2 in range(stack * width, stack * width + width):
+                    if c2 == c:
+                        continue
+                    for t in range(height):
+                        got = _remove(cand, (k * height + t) * size + c2, claim, cell_houses, queue, tail, dirty)
+                        if got == -1:
+                            return _blame(work, 2 * size + box)
+                        if got >= 0:
+                            tail = got
+                            changed = ONE
+            if point != ZERO:  # leave the column's other boxes
+                for k2 in range(width):
+                    if k2 == k:
+                        continue
+                    for t in range(height):
+                        got = _remove(cand, (k2 * height + t) * size + c, point, cell_houses, queue, tail, dirty)
+                        if got == -1:
+                            return _blame(work, size + c)
+                        if got >= 0:
+                            tail = got
+                            changed = ONE
+    work[_W_FLAG, 0] = changed
+    return tail
+
+
+# scratch rows of ``work`` (uint64) and ``iwork`` (int64), each at least 64 wide
+_W_SEG = 0  # work[0, s]: the undecided candidates of segment s (``_locked``)
+_W_FLAG = 1  # work[1, 0]: set when a rule removed a candidate (read by propagate_rules)
+_W_DOM = 2  # work[2, i]: domain of the i-th empty cell of the house
+_W_ADJ = 3  # work[3, v]: values reachable in one step from value v (v's cell's other values)
+_W_RADJ = 4  # work[4, v]: values with an edge into v
+_W_COMP = 5  # work[5, v]: the strongly connected component of value v
+_W_TWICE = 6  # work[6, h]: values in two or more segments of line h (``_locked``)
+_W_TWICE2 = 7  # work[7, b], work[7, n + b]: the same over box b's row / column segments
+_I_CELL = 0  # iwork[0, i]: the i-th empty cell of the house
+_I_MATE = 1  # iwork[1, i]: the value (index) matched to it
+_I_OWNER = 2  # iwork[2, v]: the empty cell (index) matched to value v, -1 if none
+_I_PARENT = 3  # iwork[3, v]: breadth-first search tree while augmenting
+_I_QUEUE = 4  # iwork[4, :]: breadth-first search queue; empty cells per house (``choose``)
+_I_WEIGHT = 5  # iwork[5, h]: conflicts house h has shown so far, plus one (``WDEG``)
+_I_BLAME = 6  # iwork[6, 0]: the house a rule found a contradiction in
+_I_RUN = 6  # iwork[6, 1]: failures in this run; iwork[6, 2]: failures allowed before a restart
+_I_RNG = 6  # iwork[6, 3]: the random state (``SEED``)
+
+
+@kernel
+def scratch(houses):
+    """The scratch arrays ``search`` needs (``work``, ``iwork``) for the shape ``houses``
+    describes: rows of at least 64 words, and room for every segment and house."""
+    size = houses.shape[1]
+    work = np.zeros((8, max(64, 2 * size * size)), dtype=np.uint64)
+    iwork = np.zeros((7, max(64, houses.shape[0])), dtype=np.int64)
+    return work, iwork
+
+
+@kernel
+def _subsets(cand, houses, cell_houses, queue, dirty, work, iwork):
+    """The all-different filter on every house marked ``SUBSETS_DIRTY``. Returns how many
+    newly decided cells it queued (it stops at the first house that decides one, so singles
+    run before the next house is filtered on stale masks), or -1 at a contradiction."""
+    tail = 0
+    work[_W_FLAG, 0] = ZERO
+    for house in range(houses.shape[0]):
+        if (dirty[house] & SUBSETS_DIRTY) == 0:
+            continue
+        dirty[house] &= ALL_DIRTY ^ SUBSETS_DIRTY
+        tail = _alldiff(cand, houses, cell_houses, house, queue, tail, dirty, work, iwork)
+        if tail < 0:
+            iwork[_I_BLAME, 0] = house
+        if tail != 0:
+            return tail
+    return 0
+
+
+@kernel
+def _alldiff(cand, houses, cell_houses, house, queue, tail, dirty, work, iwork):
+    """Regin's all-different filter on one house, at rest (decided values already removed).
+
+    The empty cells must take the missing values one each: a perfect matching. Match them
+    (greedy, then augmenting paths), and point each value ``u`` at the other values of the
+    cell matched to it. Cell c (matched to u) can take value w in some perfect matching
+    exactly when u and w lie on a cycle of that graph, i.e. in one strongly connected
+    component; every other candidate goes. Values are bits, so the graph is one word per
+    value and reachability is word-parallel. Returns the queue tail, or -1 at a contradiction.
+    """
+    size = houses.shape[1]
+    dom = work[_W_DOM]
+    adj = work[_W_ADJ]
+    radj = work[_W_RADJ]
+    comp = work[_W_COMP]
+    local = iwork[_I_CELL]
+    mate = iwork[_I_MATE]
+    owner = iwork[_I_OWNER]
+    parent = iwork[_I_PARENT]
+    bfs = iwork[_I_QUEUE]
+    empty = 0
+    union = ZERO
+    for j in range(size):
+        cell = houses[house, j]
+        mask = cand[cell]
+        if mask & (mask - ONE):
+            local[empty] = cell
+            dom[empty] = mask
+            union |= mask
+            empty += 1
+    if empty < 2:
+        return tail
+    missing = popcount(union)
+    if missing < empty:
+        return -1  # more empty cells than values left for them
+    if missing > empty:
+        return tail  # not at rest: leave it to singles
+    # a perfect matching: greedy first, then one augmenting path per cell left over
+    rest = union
+    while rest:
+        bit = lowest_bit(rest)
+        rest ^= bit
+        owner[trailing_zeros(bit)] = -1
+    taken = ZERO
+    for i in range(empty):
+        free = dom[i] & ~taken
+        if free:
+            bit = lowest_bit(free)
+            taken |= bit
+            value = trailing_zeros(bit)
+            mate[i] = value
+            owner[value] = i
+        else:
+            mate[i] = -1
+    for start in range(empty):
+        if mate[start] >= 0:
+            continue
+        seen = ZERO
+        bfs[0] = start
+        head = 0
+        qtail = 1
+        found = -1
+        while head < qtail and found < 0:
+            x = bfs[head]
+            head += 1
+            new = dom[x] & ~seen
+            seen |= new
+            while new:
+                bit = lowest_bit(new)
+                new ^= bit
+                value = trailing_zeros(bit)
+                parent[value] = x
+                if owner[value] < 0:
+                    found = value
+                    break
+                bfs[qtail] = owner[value]
+                qtail += 1
+        if found < 0:
+            return -1  # no perfect matching: some set of k values has fewer than k places
+        value = found
+        while True:
+            x = parent[value]
+            old = mate[x]
+            mate[x] = value
+            owner[value] = x
+            if x == start:
+                break
+            value = old
+    # the value graph and its strongly connected components
+    for i in range(empty):
+        value = mate[i]
+        adj[value] = dom[i] & ~(ONE << np.uint64(value))
+        radj[value] = ZERO
+    for i in range(empty):
+        value = mate[i]
+        edges = adj[value]
+        source = ONE << np.uint64(value)
+        while edges:
+            bit = lowest_bit(edges)
+            edges ^= bit
+            radj[trailing_zeros(bit)] |= source
+    remaining = union
+    first = True
+    while remaining:
+        root = lowest_bit(remaining)
+        reach = root
+        frontier = root
+        while frontier:
+            bit = lowest_bit(frontier)
+            frontier ^= bit
+            new = adj[trailing_zeros(bit)] & remaining & ~reach
+            reach |= new
+            frontier |= new
+        if first and reach == union:
+            back = root
+            frontier = root
+            while frontier:
+                bit = lowest_bit(frontier)
+                frontier ^= bit
+                new = radj[trailing_zeros(bit)] & ~back
+                back |= new
+                frontier |= new
+            if back == union:
+                return tail  # one component: every candidate is in some matching
+        first = False
+        back = root
+        frontier = root
+        while frontier:
+            bit = lowest_bit(frontier)
+            frontier ^= bit
+            new = radj[trailing_zeros(bit)] & reach & ~back
+            back |= new
+            frontier |= new
+        remaining &= ~back
+        members = back
+        while members:
+            bit = lowest_bit(members)
+            members ^= bit
+            comp[trailing_zeros(bit)] = back
+    # keep, in each cell, the values of its matched value's component
+    for i in range(empty):
+        cell = local[i]
+        drop = dom[i] & ~comp[mate[i]]
+        if drop == ZERO:
+            continue
+        mask = dom[i] & ~drop
+        cand[cell] = mask
+        work[_W_FLAG, 0] = ONE
+        if (mask & (mask - ONE)) == ZERO:
+            queue[tail] = cell
+            tail += 1
+        for k in range(cell_houses.shape[1]):
+            other = cell_houses[cell, k]
+            if other < 0:
+                break
+            if other == house:
+                dirty[other] |= HIDDEN | LOCKED_DIRTY  # this house is now filtered
+            else:
+                dirty[other] |= ALL_DIRTY
+    return tail
+
+
+# -- branching -------------------------------------------------------------------------------
 
 
 @kernel
@@ -145,6 +674,216 @@ def choose_cell(cand, size):
 
 
 @kernel
+def _choose_cell_degree(cand, houses, cell_houses, empty_in):
+    """The cell with the fewest candidates; among those, the one whose houses hold the most
+    empty cells (the most constraints still open). -1 when every cell is decided."""
+    size = houses.shape[1]
+    for house in range(houses.shape[0]):
+        count = 0
+        for j in range(size):
+            mask = cand[houses[house, j]]
+            if mask & (mask - ONE):
+                count += 1
+        empty_in[house] = count
+    best = size + 1
+    best_degree = -1
+    best_cell = -1
+    for cell in range(cand.shape[0]):
+        count = popcount(cand[cell])
+        if count < 2 or count > best:
+            continue
+        degree = 0
+        for k in range(cell_houses.shape[1]):
+            house = cell_houses[cell, k]
+            if house < 0:
+                break
+            degree += empty_in[house]
+        if count < best or degree > best_degree:
+            best = count
+            best_degree = degree
+            best_cell = cell
+    return best_cell
+
+
+@kernel
+def _choose_cell_wdeg(cand, cell_houses, weights):
+    """The cell with the fewest candidates per conflict weight of its houses (dom/wdeg: the
+    houses that failed before are the ones to settle first). -1 when all are decided."""
+    best_count = 1
+    best_weight = 0
+    best_cell = -1
+    for cell in range(cand.shape[0]):
+        count = popcount(cand[cell])
+        if count < 2:
+            continue
+        weight = 0
+        for k in range(cell_houses.shape[1]):
+            house = cell_houses[cell, k]
+            if house < 0:
+                break
+            weight += weights[house]
+        if best_cell < 0 or count * best_weight < best_count * weight:
+            best_count = count
+            best_weight = weight
+            best_cell = cell
+    return best_cell
+
+
+@kernel
+def _choose_place_wdeg(cand, houses, cell_houses, cell, weights, places):
+    """``cell`` (from ``_choose_cell_wdeg``), or a (house, value) whose places per weight of
+    its house, times three (a cell counts three houses' weights), are fewer."""
+    size = houses.shape[1]
+    best_count = popcount(cand[cell])
+    best_weight = 0
+    for k in range(cell_houses.shape[1]):
+        house = cell_houses[cell, k]
+        if house < 0:
+            break
+        best_weight += weights[house]
+    best_house = -1
+    best_value = -1
+    best_places = ZERO
+    for house in range(houses.shape[0]):
+        union = ZERO
+        for j in range(size):
+            mask = cand[houses[house, j]]
+            if mask & (mask - ONE):
+                union |= mask
+                while mask:
+                    bit = lowest_bit(mask)
+                    mask ^= bit
+                    places[trailing_zeros(bit)] = ZERO
+        if union == ZERO:
+            continue
+        for j in range(size):
+            mask = cand[houses[house, j]]
+            if mask & (mask - ONE):
+                spot = ONE << np.uint64(j)
+                while mask:
+                    bit = lowest_bit(mask)
+                    mask ^= bit
+                    places[trailing_zeros(bit)] |= spot
+        weight = 3 * weights[house]
+        while union:
+            bit = lowest_bit(union)
+            union ^= bit
+            value = trailing_zeros(bit)
+            count = popcount(places[value])
+            if count * best_weight < best_count * weight:
+                best_count = count
+                best_weight = weight
+                best_house = house
+                best_value = value
+                best_places = places[value]
+    if best_house < 0:
+        return cell, cand[cell]
+    return _place_code(best_house, best_value, 0), best_places
+
+
+@kernel
+def _choose_place(cand, houses, limit, places):
+    """The (house, value) with the fewest places, fewer than ``limit``; among equals, the one
+    whose places hold the fewest candidates in all. Returns (house, value index, places mask),
+    house -1 when none has fewer than ``limit`` places. ``places`` is scratch, 64 wide."""
+    size = houses.shape[1]
+    best = limit
+    best_weight = 1 << 30
+    best_house = -1
+    best_value = -1
+    best_places = ZERO
+    for house in range(houses.shape[0]):
+        union = ZERO
+        for j in range(size):
+            mask = cand[houses[house, j]]
+            if mask & (mask - ONE):
+                union |= mask
+                while mask:
+                    bit = lowest_bit(mask)
+                    mask ^= bit
+                    places[trailing_zeros(bit)] = ZERO
+        if union == ZERO:
+            continue
+        for j in range(size):
+            mask = cand[houses[house, j]]
+            if mask & (mask - ONE):
+                spot = ONE << np.uint64(j)
+                while mask:
+                    bit = lowest_bit(mask)
+                    mask ^= bit
+                    places[trailing_zeros(bit)] |= spot
+        while union:
+            bit = lowest_bit(union)
+            union ^= bit
+            value = trailing_zeros(bit)
+            spots = places[value]
+            count = popcount(spots)
+            if count > best or count >= limit:
+                continue
+            weight = 0
+            rest = spots
+            while rest:
+                spot = lowest_bit(rest)
+                rest ^= spot
+                weight += popcount(cand[houses[house, trailing_zeros(spot)]])
+            if count < best or weight < best_weight:
+                best = count
+                best_weight = weight
+                best_house = house
+                best_value = value
+                best_places = spots
+    return best_house, best_value, best_places
+
+
+@kernel
+def choose(cand, houses, cell_houses, mode, empty_in, places, weights):
+    """The next choice point as (code, alternatives): a cell and its candidates, or a
+    (house, value) as ``_place_code`` (negative) and its places (bit j: ``houses[house, j]``).
+    ``(cells, 0)``, a code past the last cell, when every cell is decided."""
+    size = houses.shape[1]
+    cells = cand.shape[0]
+    if mode == CELL_DEGREE:
+        cell = _choose_cell_degree(cand, houses, cell_houses, empty_in)
+    elif mode == WDEG or mode == WDEG_PLACE:
+        cell = _choose_cell_wdeg(cand, cell_houses, weights)
+        if cell < 0:
+            return cells, ZERO
+        if mode == WDEG:
+            return cell, cand[cell]
+        return _choose_place_wdeg(cand, houses, cell_houses, cell, weights, places)
+    else:
+        cell = choose_cell(cand, size)
+    if cell < 0:
+        return cells, ZERO
+    if mode == CELL or mode == CELL_DEGREE:
+        return cell, cand[cell]
+    count = popcount(cand[cell])
+    if mode == BEST and count == 2:
+        return cell, cand[cell]
+    house, value, spots = _choose_place(cand, houses, count if mode == BEST else size + 1, places)
+    if house < 0:
+        return cell, cand[cell]
+    return _place_code(house, value, 0), spots
+
+
+@kernel(inline="always")
+def _place_code(house, value, position):
+    return -1 - ((house * _KEY + value) * _KEY + position)
+
+
+@kernel(inline="always")
+def _branched_cell(houses, code):
+    """The cell the choice point ``code`` fixed last."""
+    if code >= 0:
+        return code
+    key = -1 - code
+    return houses[key // (_KEY * _KEY), key % _KEY]
+
+
+# -- the search ------------------------------------------------------------------------------
+
+
+@kernel
 def search(
     givens,
     houses,
@@ -160,17 +899,33 @@ def search(
     out,
     queue,
     dirty,
+    options,
+    work,
+    iwork,
 ):
-    """Run (or resume) the search until a protocol code is due; see ``protocol``."""
-    size = houses.shape[1]
+    """Run (or resume) the search until a protocol code is due; see ``protocol``.
+
+    ``options`` (see ``options_for``) picks the rules and the branching; ``work`` and
+    ``iwork`` are scratch for the rules (``scratch(size)``), kept by the caller only so that
+    no call allocates. A choice point is a cell (``branch_cell[d] >= 0``, ``branch_rest[d]``
+    its values left to try) or a (house, value) (negative, see ``_place_code``;
+    ``branch_rest[d]`` its places left to try)."""
     cells = givens.shape[0]
+    mode = options[BRANCH]
     node_stop = ctl[P.NODES] + node_budget
     depth = ctl[P.DEPTH]
     phase = ctl[P.PHASE]
+    empty_in = iwork[_I_QUEUE]
+    weights = iwork[_I_WEIGHT]
     if depth < 0:
         depth = 0
         phase = P.PROPAGATE
         queued = load_givens(givens, cell_houses, full, stack[0], queue, dirty)
+        dirty[:] = ALL_DIRTY
+        weights[:] = 1
+        iwork[_I_RUN, 1] = 0
+        iwork[_I_RUN, 2] = options[RESTART]
+        iwork[_I_RNG, 3] = options[SEED]
     else:
         queued = -1  # set below, where the phase needs it
     while True:
@@ -182,19 +937,34 @@ def search(
             if queued < 0:  # resuming a propagation: redo it from the branched cell
                 if depth == 0:
                     queued = load_givens(givens, cell_houses, full, stack[0], queue, dirty)
+                    dirty[:] = ALL_DIRTY
                 else:
-                    queue[0] = branch_cell[depth - 1]
+                    queue[0] = _branched_cell(houses, branch_cell[depth - 1])
                     queued = 1
                     _mark_houses(cell_houses, queue[0], dirty)
             ctl[P.NODES] += 1
             cand = stack[depth]
-            ok = propagate(cand, houses, cell_houses, full, queue, queued, dirty)
+            failed = propagate_rules(cand, houses, cell_houses, full, queue, queued, dirty, options, work, iwork)
             queued = -1
-            if not ok:
+            if failed >= 0:
+                weights[failed] += 1
                 phase = P.BACKTRACK
+                if options[RESTART] > 0 and ctl[P.COUNT] == 0 and depth > 0:
+                    # before the first solution, a run that fails too often starts again from
+                    # the root, where the conflict weights now lead elsewhere; no solution is
+                    # lost (none was found) and the cutoff grows, so some run is complete
+                    iwork[_I_RUN, 1] += 1
+                    if iwork[_I_RUN, 1] >= iwork[_I_RUN, 2]:
+                        iwork[_I_RUN, 1] = 0
+                        iwork[_I_RUN, 2] += iwork[_I_RUN, 2] // 2 + 1
+                        depth = 0
+                        phase = _CHOOSE
                 continue
-            cell = choose_cell(cand, size)
-            if cell < 0:  # every cell decided: a solution
+            phase = _CHOOSE
+        if phase == _CHOOSE:
+            cand = stack[depth]
+            code, rest = choose(cand, houses, cell_houses, mode, empty_in, work[_W_DOM], weights)
+            if code >= cells:  # every cell decided: a solution
                 ctl[P.COUNT] += 1
                 if ctl[P.COUNT] == record_at:
                     for c in range(cells):
@@ -206,26 +976,38 @@ def search(
                     return P.LIMIT
                 continue
             ctl[P.GUESSES] += 1
-            branch_cell[depth] = cell
-            branch_rest[depth] = cand[cell]
+            branch_cell[depth] = code
+            branch_rest[depth] = rest
             phase = P.NEXT_BRANCH
-        elif phase == P.NEXT_BRANCH:
+        if phase == P.NEXT_BRANCH:
             if depth + 1 >= stack.shape[0]:
                 ctl[P.DEPTH] = depth
                 ctl[P.PHASE] = phase
                 return P.STACK_FULL
             rest = branch_rest[depth]
-            bit = lowest_bit(rest)
+            if options[SEED] == 0:
+                bit = lowest_bit(rest)
+            else:
+                bit = _random_bit(rest, iwork)
             branch_rest[depth] = rest ^ bit
-            cell = branch_cell[depth]
+            code = branch_cell[depth]
+            if code >= 0:
+                cell = code
+                value = bit
+            else:  # a (house, value): try its next place
+                key = (-1 - code) // _KEY
+                position = trailing_zeros(bit)
+                branch_cell[depth] = -1 - (key * _KEY + position)
+                cell = houses[key // _KEY, position]
+                value = ONE << np.uint64(key % _KEY)
             stack[depth + 1, :] = stack[depth]
             depth += 1
-            stack[depth, cell] = bit
+            stack[depth, cell] = value
             queue[0] = cell
             queued = 1
             _mark_houses(cell_houses, cell, dirty)
             phase = P.PROPAGATE
-        else:  # BACKTRACK
+        elif phase == P.BACKTRACK:
             depth -= 1
             while depth >= 0 and branch_rest[depth] == ZERO:
                 depth -= 1
@@ -237,10 +1019,24 @@ def search(
             phase = P.NEXT_BRANCH
 
 
+@kernel
+def _random_bit(mask, iwork):
+    """One set bit of ``mask``, drawn with the xorshift state in ``iwork``."""
+    state = np.uint64(iwork[_I_RNG, 3])
+    state ^= state << np.uint64(13)
+    state ^= state >> np.uint64(7)
+    state ^= state << np.uint64(17)
+    iwork[_I_RNG, 3] = np.int64(state)
+    skip = np.int64((state >> np.uint64(11)) % np.uint64(popcount(mask)))
+    for _ in range(skip):
+        mask &= mask - ONE
+    return lowest_bit(mask)
+
+
 @kernel(inline="always")
 def _mark_houses(cell_houses, cell, dirty):
     for k in range(cell_houses.shape[1]):
         house = cell_houses[cell, k]
         if house < 0:
             break
-        dirty[house] = 1
+        dirty[house] = ALL_DIRTY

@@ -31,6 +31,9 @@ def solve_many(
     ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
     queue = np.zeros(cells, dtype=np.int32)
     dirty = np.zeros(houses.shape[0], dtype=np.uint8)
+    options = np.zeros(general.OPTIONS_SIZE, dtype=np.int64)
+    general.default_options(houses, options)
+    work, iwork = general.scratch(houses)
     for k in range(puzzles.shape[0]):
         if counts[k] < 0:
             continue
@@ -40,6 +43,7 @@ def solve_many(
             code = general.search(
                 puzzles[k], houses, cell_houses, full, stack, branch_cell, branch_rest, ctl,
                 limit, node_budget - ctl[P.NODES], 1, solutions[k], queue, dirty,
+                options, work, iwork,
             )
             if code != P.STACK_FULL:
                 break
