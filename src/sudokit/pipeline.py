@@ -335,12 +335,7 @@ def _solve_texts(texts: Sequence[Any], lines: Sequence[int], options: BatchOptio
 
     fast = np.zeros(size, dtype=bool)
     values = _DIGITS[raw]
-    ok = ~(values == 255).any(axis=1)
-    # '0' beside '.' or '-' and no '9' reads as the alphabet 0-8 (see symbols.infer): leave
-    # those rare lines to the parser, which decides as Board.from_line does
-    zero = (raw == ord("0")).any(axis=1)
-    blank = ((raw == ord(".")) | (raw == ord("-"))).any(axis=1)
-    ok &= ~(zero & blank & ~(raw == ord("9")).any(axis=1))
+    ok = ~(values == 255).any(axis=1)  # on 9x9 boards '0' is always a blank, as in the parser
     fast[candidates[ok]] = True
     fast_values = values[ok] if not ok.all() else values
 
