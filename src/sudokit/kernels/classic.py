@@ -51,7 +51,11 @@ Measured on the way here (hard sets, uniqueness mode, same-run ratios):
 - Layout with bands 16 lanes apart (``16 * band + digit``, cross-band work without shuffles):
   wastes 7 of 16 lanes; the digit-major layout below fills 27 of 32.
 - Column rule on the band rule's output side by side with placing (both read the same
-  words) rather than after it: shorter dependency chain, same fixpoint, +3-4%.
+  words) rather than after it: shorter dependency chain, same fixpoint, +3-4%. Placing no
+  longer clears the placed cell's column in the other bands itself (the stack rule does it
+  in the same sweep): +2-3%. The test for a cell placed for two digits (a popcount sum) at
+  the end of the sweep instead of right after placing: +3%; the empty-word test moved there
+  too, or an empty-cell test added to every sweep: -3% (a failing node ran longer).
 - From the scalar kernel (still true): tdoku's box vectors need byte shuffles this design
   does not use; branching on stack configurations as well as band ones guessed 7% less but
   cost as much in ``choose``; a trail of undone changes instead of copies loses on a 128-byte
@@ -373,11 +377,9 @@ def propagate(stack, base):
             return FAILED
         placed = _single_rows(w)
         band_placed = _band_or(placed)
-        if vadd_all(vpopcnt(placed)) != vadd_all(vpopcnt(band_placed & first)):
-            return FAILED  # one cell placed for two digits
-        # placed cells leave the other digits, their columns the digit's other bands
-        spread = _spread(_columns(placed))
-        gone = (band_placed & ~placed) | next_band(spread) | prev_band(spread)
+        # placed cells leave the other digits (their columns leave the digit's other bands
+        # by the stack rule below: the band rule left the placed cell alone in its box)
+        gone = band_placed & ~placed
         # locked candidates along stacks: a digit's 3x3 band/column table in each stack must
         # hold a permutation (read from the band rule's result, beside the placing above)
         k = _columns(w)
@@ -393,7 +395,9 @@ def propagate(stack, base):
         lone = ~several & k
         new = kept & ~gone
         new, clash = _claim(new, new & _spread(lone))
-        if vor_all(clash):
+        # one cell placed for two digits (tested here, late: the long reduction stays off
+        # the path to the next sweep)
+        if vor_all(clash) or vadd_all(vpopcnt(placed)) != vadd_all(vpopcnt(band_placed & first)):
             return FAILED
         vstore(stack, base, new)
         if vor_all(new ^ old):
