@@ -189,7 +189,7 @@ class GeneralSearch(Search):
     #: the smallest board size that may switch to the learning kernel
     LEARN_FROM = 25
     #: depth-first dead ends before the switch
-    DFS_FAILS = 200
+    DFS_FAILS = 1000
 
     def __init__(self, board: Board, options: np.ndarray | None = None, engine: str = "auto") -> None:
         from .kernels import general

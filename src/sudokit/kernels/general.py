@@ -106,11 +106,11 @@ def options_for(shape, rules=None, branch=None, restart=None, seed=None) -> np.n
 def default_options(houses, options):
     """Fill ``options`` for the shape ``houses`` describes.
 
-    Up to 9x9, singles and the most constrained cell: the boards are small enough that any
-    stronger rule costs more per node than it saves in nodes. From 12x12 up, locked candidates
-    and the all-different filter, branching on the smallest cell-or-place choice: on the
-    16x16 sets they halve the time, and on the minimal 25x25 puzzles they turn searches of
-    millions of nodes into hundreds (``benchmarks/big.py`` measures every combination).
+    Up to 16x16, singles and the most constrained cell: on every 16x16 set the stronger
+    rules save fewer nodes than they cost (the puzzles need a few dozen nodes at most). From
+    17x17 up, locked candidates, the all-different filter and dom/wdeg branching: on the
+    25x25 and 36x36 sets they need 10 to 1000 times fewer nodes than singles, and dom/wdeg
+    the fewest of every branching (``benchmarks/big.py --switches`` measures them all).
     """
     size = houses.shape[1]
     width = 0  # the cells of box 0 (house 2n) in row 0
@@ -119,12 +119,12 @@ def default_options(houses, options):
             width += 1
     options[BOX_WIDTH] = width
     options[BOX_HEIGHT] = size // width
-    if size <= 9:
+    if size <= 16:
         options[RULES] = 0
         options[BRANCH] = CELL
     else:
         options[RULES] = LOCKED | SUBSETS
-        options[BRANCH] = CELL
+        options[BRANCH] = WDEG
 
 
 # -- loading and singles ---------------------------------------------------------------------
@@ -474,34 +474,18 @@ def scratch(houses):
 
 @kernel
 def _subsets(cand, houses, cell_houses, queue, dirty, work, iwork):
-    """The all-different filter on every house marked ``SUBSETS_DIRTY``. Returns how many
-    newly decided cells it queued (it stops at the first house that decides one, so singles
-    run before the next house is filtered on stale masks), or -1 at a contradiction."""
-    tail = 0
-    work[_W_FLAG, 0] = ZERO
-    for house in range(houses.shape[0]):
-        if (dirty[house] & SUBSETS_DIRTY) == 0:
-            continue
-        dirty[house] &= ALL_DIRTY ^ SUBSETS_DIRTY
-        tail = _alldiff(cand, houses, cell_houses, house, queue, tail, dirty, work, iwork)
-        if tail < 0:
-            iwork[_I_BLAME, 0] = house
-        if tail != 0:
-            return tail
-    return 0
+    """Regin's all-different filter on every house marked ``SUBSETS_DIRTY``, at rest (decided
+    values already removed). Returns how many newly decided cells it queued (it stops at the
+    first house that decides one, so singles run before the next house is filtered on stale
+    masks), or -1 at a contradiction (the house in ``iwork[_I_BLAME, 0]``).
 
-
-@kernel
-def _alldiff(cand, houses, cell_houses, house, queue, tail, dirty, work, iwork):
-    """Regin's all-different filter on one house, at rest (decided values already removed).
-
-    The empty cells must take the missing values one each: a perfect matching. Match them
-    (greedy, then augmenting paths), and point each value ``u`` at the other values of the
-    cell matched to it. Cell c (matched to u) can take value w in some perfect matching
-    exactly when u and w lie on a cycle of that graph, i.e. in one strongly connected
-    component; every other candidate goes. Values are bits, so the graph is one word per
-    value and reachability is word-parallel. Returns the queue tail, or -1 at a contradiction.
-    """
+    The empty cells of a house must take its missing values one each: a perfect matching.
+    Match them (greedy, then augmenting paths), and point each value ``u`` at the other
+    values of the cell matched to it. Cell c (matched to u) can take value w in some perfect
+    matching exactly when u and w lie on a cycle of that graph, i.e. in one strongly
+    connected component; every other candidate goes. Values are bits, so the graph is one
+    word per value and reachability is word-parallel. One function for every house: numba
+    counts references on each array passed to a call, which cost as much as the filter."""
     size = houses.shape[1]
     dom = work[_W_DOM]
     adj = work[_W_ADJ]
@@ -512,146 +496,149 @@ def _alldiff(cand, houses, cell_houses, house, queue, tail, dirty, work, iwork):
     owner = iwork[_I_OWNER]
     parent = iwork[_I_PARENT]
     bfs = iwork[_I_QUEUE]
-    empty = 0
-    union = ZERO
-    for j in range(size):
-        cell = houses[house, j]
-        mask = cand[cell]
-        if mask & (mask - ONE):
-            local[empty] = cell
-            dom[empty] = mask
-            union |= mask
-            empty += 1
-    if empty < 2:
-        return tail
-    missing = popcount(union)
-    if missing < empty:
-        return -1  # more empty cells than values left for them
-    if missing > empty:
-        return tail  # not at rest: leave it to singles
-    # a perfect matching: greedy first, then one augmenting path per cell left over
-    rest = union
-    while rest:
-        bit = lowest_bit(rest)
-        rest ^= bit
-        owner[trailing_zeros(bit)] = -1
-    taken = ZERO
-    for i in range(empty):
-        free = dom[i] & ~taken
-        if free:
-            bit = lowest_bit(free)
-            taken |= bit
-            value = trailing_zeros(bit)
-            mate[i] = value
-            owner[value] = i
-        else:
-            mate[i] = -1
-    for start in range(empty):
-        if mate[start] >= 0:
+    work[_W_FLAG, 0] = ZERO
+    for house in range(houses.shape[0]):
+        if (dirty[house] & SUBSETS_DIRTY) == 0:
             continue
-        seen = ZERO
-        bfs[0] = start
-        head = 0
-        qtail = 1
-        found = -1
-        while head < qtail and found < 0:
-            x = bfs[head]
-            head += 1
-            new = dom[x] & ~seen
-            seen |= new
-            while new:
-                bit = lowest_bit(new)
-                new ^= bit
+        dirty[house] &= ALL_DIRTY ^ SUBSETS_DIRTY
+        empty = 0
+        union = ZERO
+        for j in range(size):
+            cell = houses[house, j]
+            mask = cand[cell]
+            if mask & (mask - ONE):
+                local[empty] = cell
+                dom[empty] = mask
+                union |= mask
+                empty += 1
+        if empty < 2:
+            continue
+        missing = popcount(union)
+        if missing < empty:  # more empty cells than values left for them
+            iwork[_I_BLAME, 0] = house
+            return -1
+        if missing > empty:
+            continue  # not at rest: leave it to singles
+        # a perfect matching: greedy first, then one augmenting path per cell left over
+        rest = union
+        while rest:
+            bit = lowest_bit(rest)
+            rest ^= bit
+            owner[trailing_zeros(bit)] = -1
+        taken = ZERO
+        for i in range(empty):
+            free = dom[i] & ~taken
+            if free:
+                bit = lowest_bit(free)
+                taken |= bit
                 value = trailing_zeros(bit)
-                parent[value] = x
-                if owner[value] < 0:
-                    found = value
+                mate[i] = value
+                owner[value] = i
+            else:
+                mate[i] = -1
+        for start in range(empty):
+            if mate[start] >= 0:
+                continue
+            seen = ZERO
+            bfs[0] = start
+            head = 0
+            qtail = 1
+            found = -1
+            while head < qtail and found < 0:
+                x = bfs[head]
+                head += 1
+                new = dom[x] & ~seen
+                seen |= new
+                while new:
+                    bit = lowest_bit(new)
+                    new ^= bit
+                    value = trailing_zeros(bit)
+                    parent[value] = x
+                    if owner[value] < 0:
+                        found = value
+                        break
+                    bfs[qtail] = owner[value]
+                    qtail += 1
+            if found < 0:  # no perfect matching: some k cells share fewer than k values
+                iwork[_I_BLAME, 0] = house
+                return -1
+            value = found
+            while True:
+                x = parent[value]
+                old = mate[x]
+                mate[x] = value
+                owner[value] = x
+                if x == start:
                     break
-                bfs[qtail] = owner[value]
-                qtail += 1
-        if found < 0:
-            return -1  # no perfect matching: some set of k values has fewer than k places
-        value = found
-        while True:
-            x = parent[value]
-            old = mate[x]
-            mate[x] = value
-            owner[value] = x
-            if x == start:
-                break
-            value = old
-    # the value graph and its strongly connected components
-    for i in range(empty):
-        value = mate[i]
-        adj[value] = dom[i] & ~(ONE << np.uint64(value))
-        radj[value] = ZERO
-    for i in range(empty):
-        value = mate[i]
-        edges = adj[value]
-        source = ONE << np.uint64(value)
-        while edges:
-            bit = lowest_bit(edges)
-            edges ^= bit
-            radj[trailing_zeros(bit)] |= source
-    remaining = union
-    first = True
-    while remaining:
-        root = lowest_bit(remaining)
-        reach = root
-        frontier = root
-        while frontier:
-            bit = lowest_bit(frontier)
-            frontier ^= bit
-            new = adj[trailing_zeros(bit)] & remaining & ~reach
-            reach |= new
-            frontier |= new
-        if first and reach == union:
+                value = old
+        # the value graph and its strongly connected components
+        for i in range(empty):
+            value = mate[i]
+            adj[value] = dom[i] & ~(ONE << np.uint64(value))
+            radj[value] = ZERO
+        for i in range(empty):
+            value = mate[i]
+            edges = adj[value]
+            source = ONE << np.uint64(value)
+            while edges:
+                bit = lowest_bit(edges)
+                edges ^= bit
+                radj[trailing_zeros(bit)] |= source
+        remaining = union
+        single = False
+        while remaining:
+            root = lowest_bit(remaining)
+            reach = root
+            frontier = root
+            while frontier:
+                bit = lowest_bit(frontier)
+                frontier ^= bit
+                new = adj[trailing_zeros(bit)] & remaining & ~reach
+                reach |= new
+                frontier |= new
             back = root
             frontier = root
             while frontier:
                 bit = lowest_bit(frontier)
                 frontier ^= bit
-                new = radj[trailing_zeros(bit)] & ~back
+                new = radj[trailing_zeros(bit)] & reach & ~back
                 back |= new
                 frontier |= new
             if back == union:
-                return tail  # one component: every candidate is in some matching
-        first = False
-        back = root
-        frontier = root
-        while frontier:
-            bit = lowest_bit(frontier)
-            frontier ^= bit
-            new = radj[trailing_zeros(bit)] & reach & ~back
-            back |= new
-            frontier |= new
-        remaining &= ~back
-        members = back
-        while members:
-            bit = lowest_bit(members)
-            members ^= bit
-            comp[trailing_zeros(bit)] = back
-    # keep, in each cell, the values of its matched value's component
-    for i in range(empty):
-        cell = local[i]
-        drop = dom[i] & ~comp[mate[i]]
-        if drop == ZERO:
-            continue
-        mask = dom[i] & ~drop
-        cand[cell] = mask
-        work[_W_FLAG, 0] = ONE
-        if (mask & (mask - ONE)) == ZERO:
-            queue[tail] = cell
-            tail += 1
-        for k in range(cell_houses.shape[1]):
-            other = cell_houses[cell, k]
-            if other < 0:
+                single = True  # one component: every candidate is in some matching
                 break
-            if other == house:
-                dirty[other] |= HIDDEN | LOCKED_DIRTY  # this house is now filtered
-            else:
-                dirty[other] |= ALL_DIRTY
-    return tail
+            remaining &= ~back
+            members = back
+            while members:
+                bit = lowest_bit(members)
+                members ^= bit
+                comp[trailing_zeros(bit)] = back
+        if single:
+            continue
+        # keep, in each cell, the values of its matched value's component
+        tail = 0
+        for i in range(empty):
+            cell = local[i]
+            drop = dom[i] & ~comp[mate[i]]
+            if drop == ZERO:
+                continue
+            mask = dom[i] & ~drop
+            cand[cell] = mask
+            work[_W_FLAG, 0] = ONE
+            if (mask & (mask - ONE)) == ZERO:
+                queue[tail] = cell
+                tail += 1
+            for k in range(cell_houses.shape[1]):
+                other = cell_houses[cell, k]
+                if other < 0:
+                    break
+                if other == house:
+                    dirty[other] |= HIDDEN | LOCKED_DIRTY  # this house is now filtered
+                else:
+                    dirty[other] |= ALL_DIRTY
+        if tail:
+            return tail
+    return 0
 
 
 # -- branching -------------------------------------------------------------------------------

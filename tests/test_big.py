@@ -1,0 +1,193 @@
+"""Big boards: every rule, branching and engine of the general search gives the reference's
+counts; hard 25x25 puzzles are solved and verified; empty and impossible big boards stay
+within their budgets.
+
+Budgets here are node limits (deterministic) or generous time limits that only stop a hang;
+no assert depends on how fast anything runs.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from conftest import DATA, ENTRIES
+
+import naive
+import sudokit
+from sudokit import Board, Shape, SolveStatus
+from sudokit.kernels import general as G
+from sudokit.solve import GeneralSearch
+
+RULES = {"singles": 0, "locked": G.LOCKED, "subsets": G.SUBSETS, "locked+subsets": G.LOCKED | G.SUBSETS}
+BRANCHES = {"cell": G.CELL, "cell+degree": G.CELL_DEGREE, "place": G.PLACE, "best": G.BEST, "wdeg": G.WDEG,
+            "wdeg+place": G.WDEG_PLACE}
+#: the shared file without its widest counts (the learning kernel blocks one solution at a time)
+SOME = [e for e in ENTRIES if e.count <= 100]
+
+
+def frisch() -> list[tuple[str, int, str]]:
+    rows = []
+    for line in (DATA / "frisch_25x25.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            puzzle, count, solution = line.split(":")
+            rows.append((puzzle, int(count), solution))
+    return rows
+
+
+def check_counts(make_search, entries) -> None:
+    for entry in entries:
+        board = Board.from_line(entry.puzzle)
+        if not board.status().valid:
+            continue
+        search = make_search(board)
+        search.run(entry.count + 1)
+        assert search.count == entry.count, entry.puzzle
+        if entry.count == 1:
+            assert search.solution().to_line() == entry.solution, entry.puzzle
+
+
+@pytest.mark.parametrize("rules", RULES, ids=str)
+@pytest.mark.parametrize("branch", BRANCHES, ids=str)
+def test_every_rule_and_branching_gives_the_reference_counts(rules, branch):
+    def make(board):
+        return GeneralSearch(board, G.options_for(board.shape, RULES[rules], BRANCHES[branch]), engine="dfs")
+
+    check_counts(make, ENTRIES)
+
+
+@pytest.mark.parametrize("restart,seed", [(50, 0), (0, 7), (30, 3)], ids=["restarts", "random-order", "both"])
+def test_restarts_and_random_value_order_keep_the_counts(restart, seed):
+    def make(board):
+        options = G.options_for(board.shape, G.LOCKED | G.SUBSETS, G.WDEG, restart=restart, seed=seed)
+        return GeneralSearch(board, options, engine="dfs")
+
+    check_counts(make, ENTRIES)
+
+
+@pytest.mark.parametrize("locked", [False, True], ids=["", "locked"])
+@pytest.mark.parametrize("alldiff", [False, True], ids=["", "alldiff"])
+def test_the_learning_kernel_gives_the_reference_counts(locked, alldiff):
+    from sudokit.kernels import learn
+
+    def make(board):
+        search = GeneralSearch(board, engine="learn")
+        search.learner = learn.Learner(search.givens, search.houses, search.cell_houses,
+                                       board.size, locked, alldiff)
+        return search
+
+    check_counts(make, SOME)
+
+
+def test_the_learning_kernel_lists_every_solution_once():
+    """Resumed after each solution (the lazy iterator's way), it finds each exactly once."""
+    for entry in [e for e in SOME if 2 <= e.count <= 40][:6]:
+        board = Board.from_line(entry.puzzle)
+        search = GeneralSearch(board, engine="learn")
+        found = []
+        while search.run(search.count + 1, record_at=search.count + 1) == 1:
+            found.append(search.solution().to_line())
+        assert len(found) == len(set(found)) == entry.count
+        for line in found:
+            assert Board.from_line(line).is_solution_of(board)
+
+
+@pytest.mark.parametrize("puzzle,count,solution", frisch(), ids=lambda v: str(v)[:10])
+def test_frisch_puzzles_are_solved_and_proven_unique(puzzle, count, solution):
+    board = Board.from_line(puzzle)
+    solved = sudokit.solve(board, node_limit=2_000_000)
+    assert solved.status is SolveStatus.SOLVED
+    assert naive.is_solution(solved.board.cells.tolist(), board.cells.tolist(), 5, 5)
+    assert solved.board.to_line() == solution
+    unique = sudokit.is_unique(board, node_limit=2_000_000)
+    assert unique.unique is True and unique.count == count
+
+
+def test_hard_puzzles_switch_to_learning_and_easy_ones_do_not():
+    hard = GeneralSearch(Board.from_line(frisch()[0][0]))
+    hard.run(1, node_limit=2_000_000)
+    assert hard.learner is not None and hard.count == 1
+    easy = GeneralSearch(Board.empty(Shape(8, 8)))
+    easy.run(1, node_limit=100_000)
+    assert easy.learner is None and easy.count == 1
+
+
+@pytest.mark.parametrize("size", [36, 49, 64])
+def test_empty_big_boards_solve(size):
+    shape = Shape.for_size(size)
+    result = sudokit.solve(Board.empty(shape), node_limit=200_000, time_limit=600)
+    assert result.solved, size
+    assert naive.is_solution(result.board.cells.tolist(), [0] * shape.cells, shape.box_height, shape.box_width)
+
+
+def impossible() -> Board:
+    """A 25x25 board with no solution that no single rule sees at once: a puzzle with exactly
+    one solution, plus one given that its solution does not have (clashing with no given)."""
+    puzzle, _, solution = frisch()[2]
+    board = Board.from_line(puzzle)
+    cells = board.cells.reshape(-1).copy()
+    shape = board.shape
+    solved = Board.from_line(solution).cells.reshape(-1)
+    for cell in np.nonzero(cells == 0)[0]:
+        used = {int(cells[p]) for p in shape.peers[cell]}
+        for value in range(1, 26):
+            if value != solved[cell] and value not in used:
+                cells[cell] = value
+                return Board(cells.reshape(25, 25), shape)
+    raise AssertionError("no such cell")
+
+
+def test_an_impossible_25x25_answers_within_its_budget():
+    board = impossible()
+    assert board.status().valid
+    for limit in (1, 2):
+        result = sudokit.count(board, limit=limit, node_limit=2_000_000, time_limit=600)
+        assert result.status in (SolveStatus.NO_SOLUTION, SolveStatus.UNKNOWN)
+        assert result.count == 0
+    assert sudokit.count(board, limit=1, node_limit=2_000_000).status is SolveStatus.NO_SOLUTION
+    tiny = sudokit.count(board, limit=2, node_limit=50)
+    assert tiny.status in (SolveStatus.NO_SOLUTION, SolveStatus.UNKNOWN) and tiny.nodes <= 100
+    dfs = GeneralSearch(board, engine="dfs")
+    assert dfs.run(1, node_limit=20_000) in (0, 2) and dfs.count == 0
+
+
+def test_default_options_follow_the_board_size():
+    for small in (Shape(3, 3), Shape(4, 4)):
+        options = G.options_for(small)
+        assert options[G.RULES] == 0 and options[G.BRANCH] == G.CELL
+    big = G.options_for(Shape(5, 5))
+    assert big[G.RULES] == G.LOCKED | G.SUBSETS and big[G.BRANCH] == G.WDEG
+    assert (big[G.BOX_HEIGHT], big[G.BOX_WIDTH]) == (5, 5)
+    odd = G.options_for(Shape(2, 3))
+    assert (odd[G.BOX_HEIGHT], odd[G.BOX_WIDTH]) == (2, 3)
+    with pytest.raises(ValueError, match="engine"):
+        GeneralSearch(Board.empty(9), engine="fast")
+
+
+SCRIPT = r"""
+import json, sys
+import sudokit
+from sudokit.kernels import _jit
+from sudokit.solve import GeneralSearch
+assert _jit.JIT_DISABLED
+out = []
+for puzzle, limit, engine in json.loads(sys.stdin.read()):
+    search = GeneralSearch(sudokit.Board.from_line(puzzle), engine=engine)
+    search.run(limit)
+    out.append([search.count, search.nodes, search.guesses])
+print(json.dumps(out))
+"""
+
+
+def test_the_big_board_kernels_give_the_same_answers_without_jit():
+    picks = [e for e in ENTRIES if e.size <= 9 and e.count <= 4][:8]
+    cases = [(e.puzzle, e.count + 1, engine) for e in picks for engine in ("dfs", "learn")]
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", SUDOKIT_QUIET="1")
+    done = subprocess.run([sys.executable, "-c", SCRIPT], input=json.dumps(cases), capture_output=True,
+                          text=True, env=env, check=True)
+    for (puzzle, limit, engine), (count, nodes, guesses) in zip(cases, json.loads(done.stdout)):
+        compiled = GeneralSearch(Board.from_line(puzzle), engine=engine)
+        compiled.run(limit)
+        assert (count, nodes, guesses) == (compiled.count, compiled.nodes, compiled.guesses)
