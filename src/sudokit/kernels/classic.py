@@ -353,20 +353,16 @@ def load_givens(givens, stack):
     """Fill level 0: every digit everywhere, then each given alone in its row of its digit's
     word and gone from the other digits' words. The rules do the rest."""
     for lane in range(SLOTS):
-        stack[lane] = FULL if lane < 27 else 0
-    for cell in range(81):
-        value = givens[cell]
-        if value == 0:
-            continue
+        stack[lane] = 0
+    for cell in range(81):  # first each digit's givens (lane 31 takes the blanks' nothing)
+        value = int(givens[cell])
         row = cell // 9
-        band = row // 3
-        bit = 1 << ((row % 3) * 9 + cell % 9)
-        for digit in range(9):
-            lane = 3 * digit + band
-            if digit == value - 1:
-                stack[lane] = int(stack[lane]) & ~((ROW << (9 * (row % 3))) ^ bit)
-            else:
-                stack[lane] = int(stack[lane]) & ~bit
+        lane = 3 * (value - 1) + row // 3 if value else 31
+        stack[lane] = int(stack[lane]) | ((1 << ((row % 3) * 9 + cell % 9)) if value else 0)
+    mine = vload(stack, 0)
+    words = (~(_band_or(mine) & ~mine) & FULL) & vload(WORD_LANES, 0)
+    words, clash = _claim(words, mine)  # no clash: the givens repeat no digit in a row
+    vstore(stack, 0, words)
 
 
 @kernel
