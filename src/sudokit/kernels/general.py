@@ -49,6 +49,7 @@ import numpy as np
 from . import protocol as P
 from ._jit import kernel
 from .bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
+from .matching import perfect_matching, value_components
 
 # -- options: one small int64 array, so benchmarks switch rules without recompiling ----------
 
@@ -519,102 +520,12 @@ def _subsets(cand, houses, cell_houses, queue, dirty, work, iwork):
             return -1
         if missing > empty:
             continue  # not at rest: leave it to singles
-        # a perfect matching: greedy first, then one augmenting path per cell left over
-        rest = union
-        while rest:
-            bit = lowest_bit(rest)
-            rest ^= bit
-            owner[trailing_zeros(bit)] = -1
-        taken = ZERO
-        for i in range(empty):
-            free = dom[i] & ~taken
-            if free:
-                bit = lowest_bit(free)
-                taken |= bit
-                value = trailing_zeros(bit)
-                mate[i] = value
-                owner[value] = i
-            else:
-                mate[i] = -1
-        for start in range(empty):
-            if mate[start] >= 0:
-                continue
-            seen = ZERO
-            bfs[0] = start
-            head = 0
-            qtail = 1
-            found = -1
-            while head < qtail and found < 0:
-                x = bfs[head]
-                head += 1
-                new = dom[x] & ~seen
-                seen |= new
-                while new:
-                    bit = lowest_bit(new)
-                    new ^= bit
-                    value = trailing_zeros(bit)
-                    parent[value] = x
-                    if owner[value] < 0:
-                        found = value
-                        break
-                    bfs[qtail] = owner[value]
-                    qtail += 1
-            if found < 0:  # no perfect matching: some k cells share fewer than k values
-                iwork[_I_BLAME, 0] = house
-                return -1
-            value = found
-            while True:
-                x = parent[value]
-                old = mate[x]
-                mate[x] = value
-                owner[value] = x
-                if x == start:
-                    break
-                value = old
-        # the value graph and its strongly connected components
-        for i in range(empty):
-            value = mate[i]
-            adj[value] = dom[i] & ~(ONE << np.uint64(value))
-            radj[value] = ZERO
-        for i in range(empty):
-            value = mate[i]
-            edges = adj[value]
-            source = ONE << np.uint64(value)
-            while edges:
-                bit = lowest_bit(edges)
-                edges ^= bit
-                radj[trailing_zeros(bit)] |= source
-        remaining = union
-        single = False
-        while remaining:
-            root = lowest_bit(remaining)
-            reach = root
-            frontier = root
-            while frontier:
-                bit = lowest_bit(frontier)
-                frontier ^= bit
-                new = adj[trailing_zeros(bit)] & remaining & ~reach
-                reach |= new
-                frontier |= new
-            back = root
-            frontier = root
-            while frontier:
-                bit = lowest_bit(frontier)
-                frontier ^= bit
-                new = radj[trailing_zeros(bit)] & reach & ~back
-                back |= new
-                frontier |= new
-            if back == union:
-                single = True  # one component: every candidate is in some matching
-                break
-            remaining &= ~back
-            members = back
-            while members:
-                bit = lowest_bit(members)
-                members ^= bit
-                comp[trailing_zeros(bit)] = back
-        if single:
-            continue
+        failed, _ = perfect_matching(dom, empty, union, mate, owner, parent, bfs)
+        if failed >= 0:  # no perfect matching: some k cells share fewer than k values
+            iwork[_I_BLAME, 0] = house
+            return -1
+        if value_components(dom, empty, mate, union, adj, radj, comp):
+            continue  # one component: every candidate is in some matching
         # keep, in each cell, the values of its matched value's component
         tail = 0
         for i in range(empty):

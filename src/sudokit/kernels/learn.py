@@ -48,6 +48,7 @@ import numpy as np
 from . import protocol as P
 from ._jit import kernel
 from .bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
+from .matching import perfect_matching, value_components
 
 UNDEF = 0
 TRUE = 1
@@ -393,7 +394,7 @@ def _watch(lit, clause, whead, wnext, wclause, st):
 @kernel
 def _gac(n, cells, houses, cell_houses, pos, assign, level, reason, trail, mask, hdirty, xlits,
          st, work, iwork):
-    """Regin's all-different filter (see ``general._alldiff``) on every house whose masks
+    """Regin's all-different filter (``matching.py``) on every house whose masks
     changed, at the fixpoint of unit propagation. Returns 1 when it removed a value (to
     propagate again), 0 when there was nothing to remove, -1 at a conflict (``st``).
 
@@ -437,65 +438,13 @@ def _gac(n, cells, houses, cell_houses, pos, assign, level, reason, trail, mask,
         missing = popcount(union)
         if missing > empty:
             continue  # not at rest (cannot happen after unit propagation)
-        failed = -1
         if missing < empty:
             failed = empty  # every empty cell, with too few values between them
             for i in range(empty):
                 bfs[i] = i
             seen = union
         else:
-            rest = union
-            while rest:
-                bit = lowest_bit(rest)
-                rest ^= bit
-                owner[trailing_zeros(bit)] = -1
-            taken = ZERO
-            for i in range(empty):
-                free = dom[i] & ~taken
-                if free:
-                    bit = lowest_bit(free)
-                    taken |= bit
-                    value = trailing_zeros(bit)
-                    mate[i] = value
-                    owner[value] = i
-                else:
-                    mate[i] = -1
-            seen = ZERO
-            for begin in range(empty):
-                if mate[begin] >= 0:
-                    continue
-                seen = ZERO
-                bfs[0] = begin
-                head = 0
-                qtail = 1
-                found = -1
-                while head < qtail and found < 0:
-                    x = bfs[head]
-                    head += 1
-                    new = dom[x] & ~seen
-                    seen |= new
-                    while new:
-                        bit = lowest_bit(new)
-                        new ^= bit
-                        value = trailing_zeros(bit)
-                        parent[value] = x
-                        if owner[value] < 0:
-                            found = value
-                            break
-                        bfs[qtail] = owner[value]
-                        qtail += 1
-                if found < 0:
-                    failed = qtail  # the cells in bfs[:qtail] share the values in seen
-                    break
-                value = found
-                while True:
-                    x = parent[value]
-                    old = mate[x]
-                    mate[x] = value
-                    owner[value] = x
-                    if x == begin:
-                        break
-                    value = old
+            failed, seen = perfect_matching(dom, empty, union, mate, owner, parent, bfs)
         if failed >= 0:
             # conflict: these cells, on the values outside ``seen``, are all false
             at = st[S_XTOP]
@@ -515,50 +464,8 @@ def _gac(n, cells, houses, cell_houses, pos, assign, level, reason, trail, mask,
             st[S_CONFLICT] = -2 - at
             st[S_CONFLICT2] = -1
             return -1
-        # the value graph: value u points at the other values of the cell matched to it
-        for i in range(empty):
-            value = mate[i]
-            adj[value] = dom[i] & ~(ONE << np.uint64(value))
-            radj[value] = ZERO
-        for i in range(empty):
-            value = mate[i]
-            edges = adj[value]
-            source = ONE << np.uint64(value)
-            while edges:
-                bit = lowest_bit(edges)
-                edges ^= bit
-                radj[trailing_zeros(bit)] |= source
-        remaining = union
-        single = False
-        while remaining:
-            root = lowest_bit(remaining)
-            reach = root
-            frontier = root
-            while frontier:
-                bit = lowest_bit(frontier)
-                frontier ^= bit
-                new = adj[trailing_zeros(bit)] & remaining & ~reach
-                reach |= new
-                frontier |= new
-            back = root
-            frontier = root
-            while frontier:
-                bit = lowest_bit(frontier)
-                frontier ^= bit
-                new = radj[trailing_zeros(bit)] & reach & ~back
-                back |= new
-                frontier |= new
-            if back == union:
-                single = True  # one component: every candidate is in some matching
-                break
-            remaining &= ~back
-            members = back
-            while members:
-                bit = lowest_bit(members)
-                members ^= bit
-                comp[trailing_zeros(bit)] = back
-        if single:
-            continue
+        if value_components(dom, empty, mate, union, adj, radj, comp):
+            continue  # one component: every candidate is in some matching
         for i in range(empty):
             drop = dom[i] & ~comp[mate[i]]
             cell = local[i]
