@@ -270,12 +270,7 @@ class OptimizeSearch(Search):
         )  # fmt: skip
 
     def _grow(self) -> None:
-        levels = min(self.cells + 1, 2 * len(self.stack))
-        for name in ("stack", "branch_cell", "branch_rest", "level_bound"):
-            old = getattr(self, name)
-            new = np.zeros((levels,) + old.shape[1:], dtype=old.dtype)
-            new[: len(old)] = old
-            setattr(self, name, new)
+        self._double_levels("stack", "branch_cell", "branch_rest", "level_bound")
 
     @property
     def found(self) -> bool:

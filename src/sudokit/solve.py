@@ -122,6 +122,16 @@ class Search:
         """Make room for a deeper stack after STACK_FULL."""
         raise NotImplementedError
 
+    def _double_levels(self, *names: str) -> None:
+        """Double the level arrays ``names`` (one row per search level), keeping their rows;
+        never past one level per cell, the deepest any search goes."""
+        levels = min(self.cells + 1, 2 * len(getattr(self, names[0])))
+        for name in names:
+            old = getattr(self, name)
+            new = np.zeros((levels,) + old.shape[1:], dtype=old.dtype)
+            new[: len(old)] = old
+            setattr(self, name, new)
+
     @property
     def nodes(self) -> int:
         return int(self.ctl[P.NODES])
@@ -275,12 +285,7 @@ class GeneralSearch(Search):
         if self.learner is not None:
             self.learner.grow()
             return
-        levels = min(self.cells + 1, 2 * len(self.stack))
-        for name in ("stack", "branch_cell", "branch_rest"):
-            old = getattr(self, name)
-            new = np.zeros((levels,) + old.shape[1:], dtype=old.dtype)
-            new[: len(old)] = old
-            setattr(self, name, new)
+        self._double_levels("stack", "branch_cell", "branch_rest")
 
 
 class ClassicSearch(Search):
