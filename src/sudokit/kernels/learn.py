@@ -48,7 +48,7 @@ import numpy as np
 from . import protocol as P
 from ._jit import kernel
 from .bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
-from .matching import perfect_matching, value_components
+from .matching import perfect_matching, reach, value_components
 
 UNDEF = 0
 TRUE = 1
@@ -474,14 +474,7 @@ def _gac(n, cells, houses, cell_houses, pos, assign, level, reason, trail, mask,
                 drop ^= wbit
                 w = trailing_zeros(wbit)
                 # the values reachable from w: a Hall set with the cells matched to them
-                hall = wbit
-                frontier = wbit
-                while frontier:
-                    bit = lowest_bit(frontier)
-                    frontier ^= bit
-                    new = adj[trailing_zeros(bit)] & ~hall
-                    hall |= new
-                    frontier |= new
+                hall = reach(wbit, adj, every)
                 at = st[S_XTOP]
                 size = 0
                 members = hall

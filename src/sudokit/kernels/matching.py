@@ -79,6 +79,21 @@ def perfect_matching(dom, empty, union, mate, owner, parent, bfs):
 
 
 @kernel(inline="always")
+def reach(start, edges, within):
+    """The values reachable from the values ``start`` along ``edges`` (``edges[v]``: the
+    values v points at), staying inside ``within``; ``start`` included."""
+    seen = start
+    frontier = start
+    while frontier:
+        bit = lowest_bit(frontier)
+        frontier ^= bit
+        new = edges[trailing_zeros(bit)] & within & ~seen
+        seen |= new
+        frontier |= new
+    return seen
+
+
+@kernel(inline="always")
 def value_components(dom, empty, mate, union, adj, radj, comp):
     """Given a perfect matching, point each value ``u`` at the other candidates of the cell
     matched to it (``adj[u]``, and the reverse edges in ``radj``) and split ``union`` into
@@ -102,22 +117,8 @@ def value_components(dom, empty, mate, union, adj, radj, comp):
     remaining = union
     while remaining:
         root = lowest_bit(remaining)
-        reach = root
-        frontier = root
-        while frontier:
-            bit = lowest_bit(frontier)
-            frontier ^= bit
-            new = adj[trailing_zeros(bit)] & remaining & ~reach
-            reach |= new
-            frontier |= new
-        back = root
-        frontier = root
-        while frontier:
-            bit = lowest_bit(frontier)
-            frontier ^= bit
-            new = radj[trailing_zeros(bit)] & reach & ~back
-            back |= new
-            frontier |= new
+        # the values reached from root both ways: its component
+        back = reach(root, radj, reach(root, adj, remaining))
         if back == union:
             return True
         remaining &= ~back
