@@ -177,6 +177,48 @@ def test_output_keeps_the_input_alphabet():
     assert board.to_line()[-1] == "G"
 
 
+def _spaced(text: str) -> str:
+    """The same board with a space after each symbol: read by the character-by-character path."""
+    return " ".join(text)
+
+
+@pytest.mark.parametrize("name", ["sample_9x9.txt", "sample_16x16.txt", "sample_25x25.txt"])
+def test_the_fast_line_path_reads_what_the_slow_one_reads(data_dir, name):
+    for text in (data_dir / name).read_text().split():
+        fast = Board.from_line(text)
+        slow = Board.from_line(_spaced(text))
+        assert fast == slow and fast.symbols == slow.symbols
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "0" + "." * 254 + "F",  # 0 is a value of 0-9A-F
+        "1234567.0" + "." * 72,  # 0 is a blank up to 9x9
+        "abcd" + "." * 12,  # no alphabet fits: the slow path explains
+        "ABCDEFGHIJKLMNOp" + "." * 240,  # a lowercase letter in a 16x16 board
+        "1" * 80 + "x",  # one symbol outside the alphabet
+    ],
+)
+def test_fast_and_slow_line_paths_agree_on_edges(text):
+    def outcome(line):
+        try:
+            board = Board.from_line(line)
+        except FormatError as error:
+            return ("error", str(error).split(":", 2)[-1])  # the column differs with spaces
+        return (board, board.symbols)
+
+    assert outcome(text) == outcome(_spaced(text))
+
+
+def test_symbols_option_on_the_fast_path():
+    text = "ABCD" + "." * 12
+    board = Board.from_line(text, symbols="DCBA")
+    assert board.rows()[0] == [4, 3, 2, 1]
+    with pytest.raises(FormatError):
+        Board.from_line(text, symbols="ABC")
+
+
 # -- streams -----------------------------------------------------------------------------------
 
 

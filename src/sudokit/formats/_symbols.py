@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
@@ -71,6 +72,43 @@ def to_values(
             raise _bad_symbol(char, line, column, alphabet)
         values[index] = value
     return values, alphabet
+
+
+def plain_values(text: str, size: int, symbols: str | None) -> tuple[np.ndarray, str] | None:
+    """``to_values`` for a run of printable ASCII symbols, through one table lookup in numpy.
+
+    None when some symbol is not in the alphabet, or no alphabet fits: the caller then takes
+    the slow path, whose errors say where and why. Parsing a 25x25 board character by
+    character in Python costs more than solving most of them."""
+    if symbols is None:
+        alphabet = alphabets.infer(size, set(text))
+    else:
+        try:
+            alphabet = alphabets.check(symbols, size)
+        except ValueError:
+            return None
+    if alphabet is None or not alphabet.isascii():
+        return None
+    values = _value_table(alphabet)[np.frombuffer(text.encode("ascii"), dtype=np.uint8)]
+    if (values == _NOT_A_SYMBOL).any():
+        return None
+    return values, alphabet
+
+
+_NOT_A_SYMBOL = 255
+
+
+@lru_cache(maxsize=64)
+def _value_table(alphabet: str) -> np.ndarray:
+    """Byte -> value for ``alphabet`` (blanks 0, anything else ``_NOT_A_SYMBOL``), built as
+    ``to_values`` builds its lookup, so the two paths cannot disagree."""
+    table = np.full(256, _NOT_A_SYMBOL, dtype=np.uint8)
+    for char in alphabets.BLANKS + alphabets.ZERO:
+        table[ord(char)] = 0
+    for value, char in enumerate(alphabet, start=1):
+        table[ord(char)] = value
+    table.setflags(write=False)
+    return table
 
 
 def _no_alphabet(items: Sequence[Located], size: int) -> FormatError:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import FormatError, quote
 from ..shape import MAX_SIZE, Shape
-from ._symbols import Located, refuse_binary, to_values
+from ._symbols import Located, plain_values, refuse_binary, to_values
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..board import Board
@@ -32,6 +32,13 @@ def parse(
     from ..board import Board
 
     body = text.rstrip("\r\n")
+    if body.isascii() and body.isprintable() and " " not in body:  # no blank, no binary: fast
+        cells = len(body)
+        size = shape.size if shape is not None else BOARD_LENGTHS.get(cells)
+        if size is not None and cells == size * size:
+            plain = plain_values(body, size, symbols)
+            if plain is not None:
+                return Board(plain[0], shape or Shape.for_size(size), plain[1])
     if "\n" in body:
         raise FormatError("a line-format board must be on one line", line=line + 1, column=1)
     items = [(char, line, column) for column, char in enumerate(body, 1) if not char.isspace()]
