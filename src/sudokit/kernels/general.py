@@ -627,11 +627,36 @@ def _choose_cell_wdeg(cand, cell_houses, weights):
     return best_cell
 
 
+@kernel(inline="always")
+def _house_places(cand, houses, house, places):
+    """The values still open in ``house`` (a mask: candidates of its undecided cells), and
+    for each of them ``places[v]``, the positions j in the house where v may still go."""
+    size = houses.shape[1]
+    union = ZERO
+    for j in range(size):
+        mask = cand[houses[house, j]]
+        if mask & (mask - ONE):
+            union |= mask
+    rest = union
+    while rest:
+        bit = lowest_bit(rest)
+        rest ^= bit
+        places[trailing_zeros(bit)] = ZERO
+    for j in range(size):
+        mask = cand[houses[house, j]]
+        if mask & (mask - ONE):
+            spot = ONE << np.uint64(j)
+            while mask:
+                bit = lowest_bit(mask)
+                mask ^= bit
+                places[trailing_zeros(bit)] |= spot
+    return union
+
+
 @kernel
 def _choose_place_wdeg(cand, houses, cell_houses, cell, weights, places):
     """``cell`` (from ``_choose_cell_wdeg``), or a (house, value) whose places per weight of
     its house, times three (a cell counts three houses' weights), are fewer."""
-    size = houses.shape[1]
     best_count = popcount(cand[cell])
     best_weight = 0
     for k in range(cell_houses.shape[1]):
@@ -643,25 +668,9 @@ def _choose_place_wdeg(cand, houses, cell_houses, cell, weights, places):
     best_value = -1
     best_places = ZERO
     for house in range(houses.shape[0]):
-        union = ZERO
-        for j in range(size):
-            mask = cand[houses[house, j]]
-            if mask & (mask - ONE):
-                union |= mask
-                while mask:
-                    bit = lowest_bit(mask)
-                    mask ^= bit
-                    places[trailing_zeros(bit)] = ZERO
+        union = _house_places(cand, houses, house, places)
         if union == ZERO:
             continue
-        for j in range(size):
-            mask = cand[houses[house, j]]
-            if mask & (mask - ONE):
-                spot = ONE << np.uint64(j)
-                while mask:
-                    bit = lowest_bit(mask)
-                    mask ^= bit
-                    places[trailing_zeros(bit)] |= spot
         weight = 3 * weights[house]
         while union:
             bit = lowest_bit(union)
@@ -684,32 +693,15 @@ def _choose_place(cand, houses, limit, places):
     """The (house, value) with the fewest places, fewer than ``limit``; among equals, the one
     whose places hold the fewest candidates in all. Returns (house, value index, places mask),
     house -1 when none has fewer than ``limit`` places. ``places`` is scratch, 64 wide."""
-    size = houses.shape[1]
     best = limit
     best_weight = 1 << 30
     best_house = -1
     best_value = -1
     best_places = ZERO
     for house in range(houses.shape[0]):
-        union = ZERO
-        for j in range(size):
-            mask = cand[houses[house, j]]
-            if mask & (mask - ONE):
-                union |= mask
-                while mask:
-                    bit = lowest_bit(mask)
-                    mask ^= bit
-                    places[trailing_zeros(bit)] = ZERO
+        union = _house_places(cand, houses, house, places)
         if union == ZERO:
             continue
-        for j in range(size):
-            mask = cand[houses[house, j]]
-            if mask & (mask - ONE):
-                spot = ONE << np.uint64(j)
-                while mask:
-                    bit = lowest_bit(mask)
-                    mask ^= bit
-                    places[trailing_zeros(bit)] |= spot
         while union:
             bit = lowest_bit(union)
             union ^= bit
