@@ -391,6 +391,21 @@ def _watch(lit, clause, whead, wnext, wclause, st):
 # -- the all-different filter, with explanations ----------------------------------------------
 
 
+@kernel(inline="always")
+def _explain_cell(cell, values, n, level, xlits, at, size):
+    """Append to the explanation at ``xlits[at]`` the variables "``cell`` holds v" for v in
+    ``values`` that are false above level 0 (at level 0 they need no reason); returns the
+    explanation's new size."""
+    while values:
+        bit = lowest_bit(values)
+        values ^= bit
+        y = cell * n + trailing_zeros(bit)
+        if level[y] > 0:
+            size += 1
+            xlits[at + size] = y
+    return size
+
+
 @kernel
 def _gac(n, cells, houses, cell_houses, pos, assign, level, reason, trail, mask, hdirty, xlits,
          st, work, iwork):
@@ -450,15 +465,7 @@ def _gac(n, cells, houses, cell_houses, pos, assign, level, reason, trail, mask,
             at = st[S_XTOP]
             size = 0
             for i in range(failed):
-                cell = local[bfs[i]]
-                outside = every & ~seen
-                while outside:
-                    bit = lowest_bit(outside)
-                    outside ^= bit
-                    y = cell * n + trailing_zeros(bit)
-                    if level[y] > 0:
-                        size += 1
-                        xlits[at + size] = y
+                size = _explain_cell(local[bfs[i]], every & ~seen, n, level, xlits, at, size)
             xlits[at] = size
             st[S_XTOP] = at + 1 + size
             st[S_CONFLICT] = -2 - at
@@ -482,14 +489,7 @@ def _gac(n, cells, houses, cell_houses, pos, assign, level, reason, trail, mask,
                     bit = lowest_bit(members)
                     members ^= bit
                     other = local[owner[trailing_zeros(bit)]]
-                    outside = every & ~hall
-                    while outside:
-                        obit = lowest_bit(outside)
-                        outside ^= obit
-                        y = other * n + trailing_zeros(obit)
-                        if level[y] > 0:
-                            size += 1
-                            xlits[at + size] = y
+                    size = _explain_cell(other, every & ~hall, n, level, xlits, at, size)
                 xlits[at] = size
                 st[S_XTOP] = at + 1 + size
                 _set_false(cell * n + w, -2 - at, n, cells, cell_houses, pos, assign, level,
