@@ -49,7 +49,7 @@ import numpy as np
 from . import protocol as P
 from ._jit import kernel
 from .bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
-from .matching import perfect_matching, value_components
+from .matching import open_cells, perfect_matching, value_components
 
 # -- options: one small int64 array, so benchmarks switch rules without recompiling ----------
 
@@ -487,7 +487,6 @@ def _subsets(cand, houses, cell_houses, queue, dirty, work, iwork):
     connected component; every other candidate goes. Values are bits, so the graph is one
     word per value and reachability is word-parallel. One function for every house: numba
     counts references on each array passed to a call, which cost as much as the filter."""
-    size = houses.shape[1]
     dom = work[_W_DOM]
     adj = work[_W_ADJ]
     radj = work[_W_RADJ]
@@ -502,16 +501,7 @@ def _subsets(cand, houses, cell_houses, queue, dirty, work, iwork):
         if (dirty[house] & SUBSETS_DIRTY) == 0:
             continue
         dirty[house] &= ALL_DIRTY ^ SUBSETS_DIRTY
-        empty = 0
-        union = ZERO
-        for j in range(size):
-            cell = houses[house, j]
-            mask = cand[cell]
-            if mask & (mask - ONE):
-                local[empty] = cell
-                dom[empty] = mask
-                union |= mask
-                empty += 1
+        empty, union = open_cells(cand, houses, house, local, dom)
         if empty < 2:
             continue
         missing = popcount(union)

@@ -48,7 +48,7 @@ import numpy as np
 from . import protocol as P
 from ._jit import kernel
 from .bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
-from .matching import perfect_matching, reach, value_components
+from .matching import open_cells, perfect_matching, reach, value_components
 
 UNDEF = 0
 TRUE = 1
@@ -438,16 +438,7 @@ def _gac(n, cells, houses, cell_houses, pos, assign, level, reason, trail, mask,
         if st[S_XTOP] >= room:
             return 1 if pruned else 0
         hdirty[house] = 0
-        empty = 0
-        union = ZERO
-        for j in range(n):
-            cell = houses[house, j]
-            m = mask[cell]
-            if m & (m - ONE):
-                local[empty] = cell
-                dom[empty] = m
-                union |= m
-                empty += 1
+        empty, union = open_cells(mask, houses, house, local, dom)
         if empty < 2:
             continue
         missing = popcount(union)

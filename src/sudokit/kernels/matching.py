@@ -17,6 +17,23 @@ from .bits import ONE, ZERO, lowest_bit, trailing_zeros
 
 
 @kernel(inline="always")
+def open_cells(cand, houses, house, local, dom):
+    """The undecided cells of ``house`` (``cand`` holds one candidate mask per cell) into
+    ``local[:k]`` and their masks into ``dom[:k]``; returns k and the union of the masks."""
+    empty = 0
+    union = ZERO
+    for j in range(houses.shape[1]):
+        cell = houses[house, j]
+        mask = cand[cell]
+        if mask & (mask - ONE):
+            local[empty] = cell
+            dom[empty] = mask
+            union |= mask
+            empty += 1
+    return empty, union
+
+
+@kernel(inline="always")
 def perfect_matching(dom, empty, union, mate, owner, parent, bfs):
     """Match the ``empty`` cells whose candidates are ``dom[:empty]`` to distinct values of
     ``union``: greedily first, then one augmenting path (breadth first) per cell left over.
