@@ -251,19 +251,7 @@ def run_seed001(data: DataSet, limit: int, budget: float, node_budget: int, hous
 
 
 def run_cpsat(data: DataSet, limit: int, budget: float, houses) -> Row:
-    from ortools.sat.python import cp_model
-
-    class Counter(cp_model.CpSolverSolutionCallback):
-        def __init__(self, cells, limit):
-            super().__init__()
-            self.cells, self.limit, self.count, self.first = cells, limit, 0, None
-
-        def on_solution_callback(self):
-            self.count += 1
-            if self.first is None:
-                self.first = np.array([self.Value(v) for v in self.cells], dtype=np.uint8)
-            if self.count >= self.limit:
-                self.StopSearch()
+    from _cpsat import cpsat_count
 
     row = Row("CP-SAT (AllDifferent, 1 worker)")
     spent = 0.0
@@ -274,25 +262,14 @@ def run_cpsat(data: DataSet, limit: int, budget: float, houses) -> Row:
             row.note = f"{row.done} of {len(data.values)} in the budget"
             break
         start = time.perf_counter()
-        model = cp_model.CpModel()
-        cells = [model.NewIntVar(int(v), int(v), "") if v else model.NewIntVar(1, data.size, "")
-                 for v in puzzle]
-        for house in house_list:
-            model.AddAllDifferent([cells[c] for c in house])
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        solver.parameters.max_time_in_seconds = left
-        solver.parameters.enumerate_all_solutions = limit > 1
-        counter = Counter(cells, limit)
-        status = solver.Solve(model, counter)
+        count, first, finished = cpsat_count(puzzle, data.size, house_list, limit, time_limit=left)
         elapsed = time.perf_counter() - start
         spent += elapsed
-        finished = counter.count >= limit or status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
         if not finished:
             row.note = "cut off inside a puzzle"
             break
         row.times[index] = elapsed
-        check(row, data, index, counter.count, counter.first, limit, houses)
+        check(row, data, index, count, first, limit, houses)
     return row
 
 

@@ -353,33 +353,14 @@ def make_exact_cover():
 
 
 def make_ortools():
-    from ortools.sat.python import cp_model
+    import ortools.sat.python.cp_model  # noqa: F401  (absent: the peer is skipped)
+    from _cpsat import cpsat_count
 
-    class Counter(cp_model.CpSolverSolutionCallback):
-        def __init__(self, cells, limit):
-            super().__init__()
-            self.cells, self.limit, self.count, self.first = cells, limit, 0, None
-
-        def on_solution_callback(self):
-            self.count += 1
-            if self.first is None:
-                self.first = np.array([self.Value(v) for v in self.cells], dtype=np.uint8)
-            if self.count >= self.limit:
-                self.StopSearch()
+    houses = HOUSES.tolist()
 
     def solve_one(line, values, limit):
-        model = cp_model.CpModel()
-        cells = [
-            model.NewIntVar(int(v), int(v), "") if v else model.NewIntVar(1, 9, "") for v in values
-        ]
-        for house in HOUSES.tolist():
-            model.AddAllDifferent([cells[c] for c in house])
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        solver.parameters.enumerate_all_solutions = limit > 1
-        counter = Counter(cells, limit)
-        solver.Solve(model, counter)
-        return counter.count, counter.first
+        count, first, _ = cpsat_count(values, 9, houses, limit)
+        return count, first
 
     return solve_one
 
