@@ -103,16 +103,16 @@ def is_solution(solution, puzzle: str) -> bool:
 @pytest.fixture
 def general_kernel(monkeypatch):
     """Route 9x9 boards to the general kernel for the duration of a test."""
-    monkeypatch.setattr(solve_module, "_USE_CLASSIC", False)
+    monkeypatch.setattr(solve_module, "_USE_SHAPE_KERNELS", False)
 
 
 def _count(puzzle: str, limit: int, general: bool = False) -> sudokit.SolveResult:
-    saved = solve_module._USE_CLASSIC
-    solve_module._USE_CLASSIC = not general
+    saved = solve_module._USE_SHAPE_KERNELS
+    solve_module._USE_SHAPE_KERNELS = not general
     try:
         return sudokit.count(puzzle, limit=limit)
     finally:
-        solve_module._USE_CLASSIC = saved
+        solve_module._USE_SHAPE_KERNELS = saved
 
 
 # -- agreement ------------------------------------------------------------------------------
@@ -120,7 +120,7 @@ def _count(puzzle: str, limit: int, general: bool = False) -> sudokit.SolveResul
 
 def test_classic_kernel_is_chosen_for_9x9_only():
     assert isinstance(solve_module._search_for(sudokit.Board.empty(9)), solve_module.ClassicSearch)
-    assert isinstance(solve_module._search_for(sudokit.Board.empty(16)), solve_module.GeneralSearch)
+    assert isinstance(solve_module._search_for(sudokit.Board.empty(16)), solve_module.HexaSearch)
     assert isinstance(
         solve_module._search_for(sudokit.Board.empty(sudokit.Shape(1, 9))), solve_module.GeneralSearch
     )
@@ -177,12 +177,12 @@ def test_solutions_are_distinct_and_complete():
 
 
 def _general_solutions(puzzle):
-    saved = solve_module._USE_CLASSIC
-    solve_module._USE_CLASSIC = False
+    saved = solve_module._USE_SHAPE_KERNELS
+    solve_module._USE_SHAPE_KERNELS = False
     try:
         return list(sudokit.solutions(puzzle))
     finally:
-        solve_module._USE_CLASSIC = saved
+        solve_module._USE_SHAPE_KERNELS = saved
 
 
 def test_no_solution_and_empty_board():

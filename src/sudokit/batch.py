@@ -218,11 +218,17 @@ def _run(values: np.ndarray, shape: Shape, errors: dict[int, str], limit: int, n
     values = np.ascontiguousarray(values)
     start = time.perf_counter()
     if count:
-        if solve_module._USE_CLASSIC and shape.box_height == 3 and shape.box_width == 3:
+        special = solve_module._shape_kernel(shape)
+        if special == "classic":
             from .kernels import classic
 
             _jit.notify_compile(classic.solve_many, what="the 9x9 batch kernel")
             classic.solve_many(values, limit, node_limit, solutions, counts, nodes, guesses, exhausted)
+        elif special == "hexa":
+            from .kernels import hexa
+
+            _jit.notify_compile(hexa.solve_many, what="the 16x16 batch kernel")
+            hexa.solve_many(values, limit, node_limit, solutions, counts, nodes, guesses, exhausted)
         else:
             from .kernels import general_batch
 

@@ -317,19 +317,67 @@ class ClassicSearch(Search):
             setattr(self, name, np.concatenate([old, np.zeros_like(old)]))
 
 
-#: False sends 9x9 boards to the general kernel too (tests compare the two)
-_USE_CLASSIC = True
+class HexaSearch(Search):
+    """The 16x16 kernel: 4x4 boxes, candidates as per-value band bitboards."""
+
+    def __init__(self, board: Board) -> None:
+        from .kernels import hexa
+
+        self.board = board
+        self.cells = hexa.CELLS
+        self.givens = np.ascontiguousarray(board.cells, dtype=np.uint8)
+        self.stack = np.zeros(hexa.LEVELS * hexa.SLOTS, dtype=np.uint64)
+        self.branch_cell = np.zeros(hexa.LEVELS, dtype=np.int64)
+        self.branch_rest = np.zeros(hexa.LEVELS, dtype=np.int64)
+        self.ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
+        self.ctl[P.DEPTH] = -1
+        self.out = np.zeros(hexa.CELLS, dtype=np.uint8)
+
+    def _call(self, limit: int, node_budget: int, record_at: int) -> int:
+        from .kernels import hexa
+
+        return hexa.search(
+            self.givens, self.stack, self.branch_cell, self.branch_rest, self.ctl,
+            limit, node_budget, record_at, self.out,
+        )
+
+    def _grow(self) -> None:
+        for name in ("stack", "branch_cell", "branch_rest"):
+            old = getattr(self, name)
+            setattr(self, name, np.concatenate([old, np.zeros_like(old)]))
+
+
+#: False sends 9x9 and 16x16 boards to the general kernel too (tests compare them)
+_USE_SHAPE_KERNELS = True
+
+
+def _shape_kernel(shape: Shape) -> str | None:
+    """The shape-specific kernel for ``shape`` ("classic" or "hexa"), or None for the
+    general one."""
+    if not _USE_SHAPE_KERNELS:
+        return None
+    if shape.box_height == 3 and shape.box_width == 3:
+        return "classic"
+    if shape.box_height == 4 and shape.box_width == 4:
+        return "hexa"
+    return None
 
 
 def _search_for(board: Board) -> Search:
     from .kernels import _jit
 
     shape = board.shape
-    if _USE_CLASSIC and shape.box_height == 3 and shape.box_width == 3:
+    special = _shape_kernel(shape)
+    if special == "classic":
         from .kernels import classic
 
         _jit.notify_compile(classic.search, what="the 9x9 search kernel")
         return ClassicSearch(board)
+    if special == "hexa":
+        from .kernels import hexa
+
+        _jit.notify_compile(hexa.search, what="the 16x16 search kernel")
+        return HexaSearch(board)
     from .kernels import general
 
     _jit.notify_compile(general.search)

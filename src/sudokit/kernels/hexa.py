@@ -1,0 +1,448 @@
+"""The 16x16 kernel: boards with 4x4 boxes, candidates held as per-value bitboards.
+
+The general kernel keeps one mask of values per cell and finds hidden singles by scanning a
+house's sixteen cells; after a placement nearly every house is scanned again, so a chain of
+singles costs about one scan of the board per link. Here the board is turned around, as the
+classic kernel does for 9x9: for each value, the cells that may still hold it, as four 64-bit
+words, one per *band* (four rows of boxes). A 16x16 band is exactly 64 cells, so every house
+is a fixed bit pattern of one word (a row, a box) or of the four words (a column), and a
+rule is a few word operations for a whole value at once:
+
+- *hidden singles in rows*: per 16-bit lane, ``x & (x - 1)`` (one subtraction for the four
+  rows of a word) and a zero-lane test;
+- *hidden singles in boxes*: the four rows of a word folded into "seen once" / "seen twice"
+  column sets, then the same test on 4-bit lanes (one box each);
+- *hidden singles in columns*: the four words and then their four lanes folded the same way;
+- *naked singles*: "in at least one value" / "in at least two" counts over the sixteen
+  values of a word, 64 cells at a time.
+
+Propagation sweeps the values in order, placing each value's singles at once (its peers lose
+it, its cells leave the other values); a value is looked at again only when one of its
+words changed. At the end of a sweep, naked singles; sweeps repeat until nothing changes.
+The fixpoint is the one the general kernel reaches with the same rules (naked and hidden
+singles in every house), and branching is the same (the first cell with the fewest
+candidates, values in increasing order), so both kernels walk the same search tree: same
+nodes, same guesses, solutions in the same order (``tests/test_hexa.py`` checks that).
+
+State of one search level, one row of ``stack``: ``SLOTS`` uint64 words::
+
+    word 4 * v + b    (v = value - 1 in 0..15, b = band in 0..3): where value v may go
+                      bit 16 * r + c: row 4 * b + r, column c
+    words 64..67      the placed cells of band b (one value left, its peers cleared)
+
+A placed cell stays in its value's word (the only one of its row, column and box there), so
+a house that has lost every place for a value, placed or not, shows as an empty pattern.
+
+Kernels never validate: the Python layer hands over 256 values 0..16, givens free of repeats.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import protocol as P
+from ._jit import kernel
+from .bits import popcount, trailing_zeros
+
+SIZE = 16
+CELLS = 256
+VALUES = 16
+BANDS = 4
+#: words of one level: 16 values x 4 bands, then 4 words of placed cells
+SLOTS = VALUES * BANDS + BANDS
+SOLVED_AT = VALUES * BANDS
+#: levels of a fresh stack; it grows (``STACK_FULL``) on the rare search that goes deeper
+LEVELS = 64
+
+#: every value, as a bit set
+ALL_VALUES = (1 << VALUES) - 1
+
+#: ``propagate`` results
+FAILED = 0
+OPEN = 1
+SOLVED = 2
+
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+LANE = np.uint64(0xFFFF)
+#: the lowest bit of each 16-bit lane (one row of a band word), the highest, the rest
+LANE_LOW = np.uint64(0x0001000100010001)
+LANE_HIGH = np.uint64(0x8000800080008000)
+LANE_REST = np.uint64(0x7FFF7FFF7FFF7FFF)
+#: the same for 4-bit lanes of a 16-bit row (one box each)
+NIBBLE_LOW = np.uint64(0x1111)
+NIBBLE_HIGH = np.uint64(0x8888)
+NIBBLE_REST = np.uint64(0x7777)
+NIBBLE = np.uint64(0xF)
+U15 = np.uint64(15)
+U16 = np.uint64(16)
+U32 = np.uint64(32)
+U48 = np.uint64(48)
+U3 = np.uint64(3)
+U1 = np.uint64(1)
+U0 = np.uint64(0)
+
+
+def _peer_table() -> np.ndarray:
+    """``PEERS[p]``: the cells of a band word in the row, column or box of bit ``p``."""
+    peers = np.zeros(64, dtype=np.uint64)
+    for pos in range(64):
+        row, col = divmod(pos, 16)
+        mask = 0xFFFF << (16 * row)
+        mask |= 0x0001000100010001 << col
+        mask |= 0x000F000F000F000F << (4 * (col // 4))
+        peers[pos] = mask
+    return peers
+
+
+PEERS = _peer_table()
+
+
+@kernel(inline="always")
+def _nonzero_lanes(x):
+    """The top bit of every 16-bit lane of ``x`` that is not zero."""
+    return (((x & LANE_REST) + LANE_REST) | x) & LANE_HIGH
+
+
+@kernel(inline="always")
+def _nonzero_nibbles(x):
+    """The top bit of every 4-bit lane of the 16-bit ``x`` that is not zero."""
+    return (((x & NIBBLE_REST) + NIBBLE_REST) | x) & NIBBLE_HIGH
+
+
+@kernel(inline="always")
+def _fold_lanes(x):
+    """The four 16-bit lanes of ``x`` folded: (columns seen at least once, at least twice)."""
+    a = x & LANE
+    b = (x >> U16) & LANE
+    c = (x >> U32) & LANE
+    d = x >> U48
+    once = a | b | c | d
+    twice = (a & b) | (c & d) | ((a | b) & (c | d))
+    return once, twice
+
+
+@kernel(inline="always")
+def _singles_of_word(x):
+    """Hidden singles of one value in the rows and boxes of one band word ``x``: the cells
+    alone in their row or box, or ``ALL`` when a row or a box has no place left."""
+    if _nonzero_lanes(x) != LANE_HIGH:
+        return ALL
+    # rows: with no lane zero, one subtraction is ``lane & (lane - 1)`` for all four
+    many = x & (x - LANE_LOW)
+    alone = ~_nonzero_lanes(many) & LANE_HIGH
+    found = x & ((alone >> U15) * LANE)
+    # boxes: the four rows folded, then one 4-bit lane per box
+    once, twice = _fold_lanes(x)
+    if _nonzero_nibbles(once) != NIBBLE_HIGH:
+        return ALL
+    crowded = (once & (once - NIBBLE_LOW)) | twice
+    lone = ~_nonzero_nibbles(crowded) & NIBBLE_HIGH
+    return found | (x & (((lone >> U3) * NIBBLE) * LANE_LOW))
+
+
+@kernel(inline="always")
+def _place(stack, base, value, cells):
+    """Place ``value`` on the cells ``cells[0..3]`` (one band word each): their peers lose the
+    value, the other values lose the cells. Returns the bit set of values whose words
+    changed (``value``'s own included), or -1 when two of the cells share a house."""
+    first = base + BANDS * value
+    for band in range(BANDS):
+        new = cells[band]
+        while new:
+            pos = trailing_zeros(new)
+            bit = U1 << np.uint64(pos)
+            new &= new - U1
+            stack[first + band] &= ~PEERS[pos] | bit
+            column = LANE_LOW << np.uint64(pos & 15)
+            for other in range(BANDS):
+                if other != band:
+                    stack[first + other] &= ~column
+    changed = 1 << value
+    for band in range(BANDS):
+        if (stack[first + band] & cells[band]) != cells[band]:
+            return -1
+        stack[base + SOLVED_AT + band] |= cells[band]
+    for other in range(VALUES):
+        if other == value:
+            continue
+        at = base + BANDS * other
+        for band in range(BANDS):
+            old = stack[at + band]
+            word = old & ~cells[band]
+            if word != old:
+                stack[at + band] = word
+                changed |= 1 << other
+    return changed
+
+
+@kernel
+def propagate(stack, base, cells, now):
+    """Naked and hidden singles to a fixpoint on the level at ``stack[base:base + SLOTS]``,
+    starting with the values of the bit set ``now`` (the ones whose words changed).
+    Returns ``FAILED`` at a contradiction, ``SOLVED`` when every cell is placed, else
+    ``OPEN``. ``cells`` is four words of scratch."""
+    later = 0  # values to look at in the next one
+    while True:
+        while now:
+            value = trailing_zeros(np.uint64(now))
+            now &= now - 1
+            at = base + BANDS * value
+            w0 = stack[at]
+            w1 = stack[at + 1]
+            w2 = stack[at + 2]
+            w3 = stack[at + 3]
+            # columns: the four words, then their four lanes, folded into once / twice
+            low = w0 | w1
+            high = w2 | w3
+            once, twice = _fold_lanes(low | high)
+            more, _ = _fold_lanes((w0 & w1) | (w2 & w3) | (low & high))
+            twice |= more
+            if once != LANE:
+                return FAILED
+            column = (once & ~twice) * LANE_LOW
+            any_new = U0
+            for band in range(BANDS):
+                word = stack[at + band]
+                found = _singles_of_word(word)
+                if found == ALL:
+                    return FAILED
+                new = ((word & column) | found) & ~stack[base + SOLVED_AT + band]
+                cells[band] = new
+                any_new |= new
+            if any_new:
+                changed = _place(stack, base, value, cells)
+                if changed < 0:
+                    return FAILED
+                done = (2 << value) - 1  # this value and the ones before: next sweep
+                now |= changed & ~done
+                later |= changed & done
+        # naked singles and empty cells, 64 cells at a time
+        placed_all = ALL
+        naked_any = U0
+        for band in range(BANDS):
+            once = U0
+            twice = U0
+            for value in range(VALUES):
+                word = stack[base + BANDS * value + band]
+                twice |= once & word
+                once |= word
+            if once != ALL:
+                return FAILED
+            placed = stack[base + SOLVED_AT + band]
+            placed_all &= placed
+            naked = once & ~twice & ~placed
+            cells[band] = naked
+            naked_any |= naked
+        if naked_any:
+            naked0 = cells[0]
+            naked1 = cells[1]
+            naked2 = cells[2]
+            naked3 = cells[3]
+            for value in range(VALUES):
+                at = base + BANDS * value
+                c0 = stack[at] & naked0
+                c1 = stack[at + 1] & naked1
+                c2 = stack[at + 2] & naked2
+                c3 = stack[at + 3] & naked3
+                if c0 | c1 | c2 | c3:
+                    cells[0] = c0
+                    cells[1] = c1
+                    cells[2] = c2
+                    cells[3] = c3
+                    changed = _place(stack, base, value, cells)
+                    if changed < 0:
+                        return FAILED
+                    later |= changed
+        elif later == 0:
+            return SOLVED if placed_all == ALL else OPEN
+        now = later
+        later = 0
+
+
+@kernel
+def load_givens(givens, stack):
+    """Fill level 0: every value everywhere, then each given's cell left with its value only.
+    Propagation places them (as naked singles) and does the rest."""
+    for slot in range(VALUES * BANDS):
+        stack[slot] = ALL
+    for band in range(BANDS):
+        stack[SOLVED_AT + band] = U0
+    for cell in range(CELLS):
+        value = int(givens[cell])
+        if value:
+            band = cell >> 6
+            bit = U1 << np.uint64(cell & 63)
+            for other in range(VALUES):
+                if other != value - 1:
+                    stack[BANDS * other + band] &= ~bit
+
+
+@kernel
+def choose(stack, base):
+    """The first open cell (row by row) with the fewest candidates: ``(cell, values)``, the
+    cell as ``64 * band + bit`` and its values one bit each (bit v: value v + 1)."""
+    for band in range(BANDS):
+        # cells with two candidates cannot be beaten: counted 64 at a time
+        once = U0
+        twice = U0
+        thrice = U0
+        for value in range(VALUES):
+            word = stack[base + BANDS * value + band]
+            thrice |= twice & word
+            twice |= once & word
+            once |= word
+        pair = twice & ~thrice & ~stack[base + SOLVED_AT + band]
+        if pair:
+            return 64 * band + trailing_zeros(pair), _values_of(stack, base, band, trailing_zeros(pair))
+    best = VALUES + 1
+    best_cell = -1
+    for band in range(BANDS):
+        open_cells = ~stack[base + SOLVED_AT + band]
+        while open_cells:
+            pos = trailing_zeros(open_cells)
+            open_cells &= open_cells - U1
+            count = popcount(np.uint64(_values_of(stack, base, band, pos)))
+            if count < best:
+                best = count
+                best_cell = 64 * band + pos
+    return best_cell, _values_of(stack, base, best_cell >> 6, best_cell & 63)
+
+
+@kernel(inline="always")
+def _values_of(stack, base, band, pos):
+    values = 0
+    for value in range(VALUES):
+        values |= int((stack[base + BANDS * value + band] >> np.uint64(pos)) & U1) << value
+    return values
+
+
+@kernel
+def write_solution(stack, base, out):
+    """The placed values of a finished level, as 256 values 1..16."""
+    for value in range(VALUES):
+        for band in range(BANDS):
+            word = stack[base + BANDS * value + band]
+            while word:
+                pos = trailing_zeros(word)
+                word &= word - U1
+                out[64 * band + pos] = value + 1
+
+
+@kernel
+def search(givens, stack, branch_cell, branch_rest, ctl, limit, node_budget, record_at, out):
+    """Run (or resume) the search until a protocol code is due; see ``protocol``.
+
+    ``stack`` is ``levels * SLOTS`` uint64 words; ``branch_cell[level]`` is the cell a level
+    branched on and ``branch_rest[level]`` its values still to try there.
+    """
+    levels = stack.shape[0] // SLOTS
+    cells = np.zeros(BANDS, dtype=np.uint64)
+    # the values a branch changed: the next propagation looks at them only (after a resume,
+    # at all of them: the same fixpoint, a little later)
+    changed = ALL_VALUES
+    node_stop = ctl[P.NODES] + node_budget
+    depth = ctl[P.DEPTH]
+    phase = ctl[P.PHASE]
+    if depth < 0:
+        depth = 0
+        phase = P.PROPAGATE
+        load_givens(givens, stack)
+    while True:
+        if phase == P.PROPAGATE:
+            if ctl[P.NODES] >= node_stop:
+                ctl[P.DEPTH] = depth
+                ctl[P.PHASE] = phase
+                return P.BUDGET
+            ctl[P.NODES] += 1
+            base = depth * SLOTS
+            state = propagate(stack, base, cells, changed)
+            changed = ALL_VALUES
+            if state == FAILED:
+                phase = P.BACKTRACK
+                continue
+            if state == SOLVED:
+                ctl[P.COUNT] += 1
+                if ctl[P.COUNT] == record_at:
+                    write_solution(stack, base, out)
+                phase = P.BACKTRACK
+                if ctl[P.COUNT] >= limit:
+                    ctl[P.DEPTH] = depth
+                    ctl[P.PHASE] = phase
+                    return P.LIMIT
+                continue
+            cell, values = choose(stack, base)
+            ctl[P.GUESSES] += 1
+            branch_cell[depth] = cell
+            branch_rest[depth] = values
+            phase = P.NEXT_BRANCH
+        elif phase == P.NEXT_BRANCH:
+            rest = branch_rest[depth]
+            last = rest & (rest - 1) == 0
+            if not last and depth + 1 >= levels:
+                ctl[P.DEPTH] = depth
+                ctl[P.PHASE] = phase
+                return P.STACK_FULL
+            value = trailing_zeros(np.uint64(rest))
+            branch_rest[depth] = rest & (rest - 1)
+            cell = branch_cell[depth]
+            base = depth * SLOTS
+            if not last:  # the level stays for the other values; work on a copy above it
+                depth += 1
+                stack[base + SLOTS : base + 2 * SLOTS] = stack[base : base + SLOTS]
+                base += SLOTS
+                branch_rest[depth] = 0
+            # place the value: its peers lose it, the cell loses the other values (it is a
+            # candidate, the level is at rest: no clash)
+            cells[:] = U0
+            cells[cell >> 6] = U1 << np.uint64(cell & 63)
+            changed = _place(stack, base, value, cells)
+            phase = P.PROPAGATE
+        else:  # BACKTRACK
+            depth -= 1
+            while depth >= 0 and branch_rest[depth] == 0:
+                depth -= 1
+            if depth < 0:
+                ctl[P.DEPTH] = 0
+                ctl[P.PHASE] = P.BACKTRACK
+                branch_rest[0] = 0
+                return P.DONE
+            phase = P.NEXT_BRANCH
+
+
+@kernel
+def solve_many(puzzles, limit, node_budget, solutions, counts, nodes, guesses, exhausted):
+    """Search every row of ``puzzles`` (``(N, 256)`` values, 0 empty) for up to ``limit``
+    solutions and at most ``node_budget`` nodes: the first solution into ``solutions[k]``, the
+    count, nodes and guesses, and whether the search space was exhausted. Rows with
+    ``counts[k] < 0`` on entry are skipped (the caller's mark for records it set aside)."""
+    levels = LEVELS
+    stack = np.zeros(levels * SLOTS, dtype=np.uint64)
+    branch_cell = np.zeros(levels, dtype=np.int64)
+    branch_rest = np.zeros(levels, dtype=np.int64)
+    ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
+    for k in range(puzzles.shape[0]):
+        if counts[k] < 0:
+            continue
+        ctl[:] = 0
+        ctl[P.DEPTH] = -1
+        while True:
+            code = search(
+                puzzles[k], stack, branch_cell, branch_rest, ctl, limit, node_budget - ctl[P.NODES],
+                1, solutions[k],
+            )
+            if code != P.STACK_FULL:
+                break
+            levels *= 2
+            grown = np.zeros(levels * SLOTS, dtype=np.uint64)
+            grown[: stack.shape[0]] = stack
+            stack = grown
+            more_cells = np.zeros(levels, dtype=np.int64)
+            more_cells[: branch_cell.shape[0]] = branch_cell
+            branch_cell = more_cells
+            more_rest = np.zeros(levels, dtype=np.int64)
+            more_rest[: branch_rest.shape[0]] = branch_rest
+            branch_rest = more_rest
+        counts[k] = ctl[P.COUNT]
+        nodes[k] = ctl[P.NODES]
+        guesses[k] = ctl[P.GUESSES]
+        exhausted[k] = code == P.DONE
