@@ -101,6 +101,21 @@ class Board:
         self._symbols = _symbols.check(symbols, shape.size) if symbols else _symbols.default(shape.size)
         self._hash: int | None = None
 
+    @classmethod
+    def _trusted(cls, cells: np.ndarray, shape: Shape, symbols: str) -> Board:
+        """A board from values already checked: a fresh array of ``shape.cells`` uint8
+        values 0..n, which the board takes over (made read-only), and a valid alphabet (the
+        parsers' and the kernels' output). Skips the checks ``__init__`` makes, which cost
+        more than solving an easy 16x16 board."""
+        board = cls.__new__(cls)
+        stored = cells.reshape(-1)
+        stored.setflags(write=False)
+        board._shape = shape
+        board._cells = stored
+        board._symbols = symbols
+        board._hash = None
+        return board
+
     # -- constructors -------------------------------------------------------------------
 
     @classmethod

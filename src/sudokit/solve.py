@@ -145,7 +145,7 @@ class Search:
         return int(self.ctl[P.COUNT])
 
     def solution(self) -> Board:
-        return Board(self.out.copy(), self.board.shape, self.board.symbols)
+        return Board._trusted(self.out.copy(), self.board.shape, self.board.symbols)
 
     def step(self, limit: int, node_budget: int, record_at: int) -> int:
         """One kernel call, growing the stack as needed; returns DONE, LIMIT or BUDGET."""
@@ -384,6 +384,19 @@ def _search_for(board: Board) -> Search:
     return GeneralSearch(board)
 
 
+def _repeats_a_given(board: Board) -> bool:
+    """Whether some house holds a value twice: compiled, since ``Board.status()`` (numpy, and
+    it says where) costs more than solving an easy 16x16 board. The caller asks
+    ``status()`` for the details when this says yes."""
+    from .kernels import givens
+
+    shape = board.shape
+    found = np.zeros(1, dtype=np.bool_)
+    seen = np.zeros(len(shape.houses), dtype=np.uint64)
+    givens.repeats(board.cells.reshape(1, -1), shape.cell_houses, seen, found)
+    return bool(found[0])
+
+
 def _result(
     board: Board, search: Search | None, code: int, limit: int, elapsed: float, conflicts=()
 ) -> SolveResult:
@@ -426,9 +439,8 @@ def count(
         raise ValueError(f"limit must be a positive integer, not {limit!r}")
     board = as_board(puzzle, shape)
     start = time.perf_counter()
-    board_status = board.status()
-    if not board_status.valid:
-        return _result(board, None, P.DONE, int(limit), 0.0, board_status.conflicts)
+    if _repeats_a_given(board):
+        return _result(board, None, P.DONE, int(limit), 0.0, board.status().conflicts)
     search = _search_for(board)
     code = search.run(int(limit), 1, time_limit, node_limit)
     return _result(board, search, code, int(limit), time.perf_counter() - start)
@@ -467,7 +479,7 @@ def solutions(puzzle: Any, limit: int | None = None, *, shape: Shape | None = No
     the first few solutions of a puzzle with millions costs only what those few cost.
     """
     board = as_board(puzzle, shape)
-    if not board.status().valid:
+    if _repeats_a_given(board):
         return
     search = _search_for(board)
     while limit is None or search.count < limit:

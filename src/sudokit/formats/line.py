@@ -38,7 +38,7 @@ def parse(
         if size is not None and cells == size * size:
             plain = plain_values(body, size, symbols)
             if plain is not None:
-                return Board(plain[0], shape or Shape.for_size(size), plain[1])
+                return Board._trusted(plain[0], shape or Shape.for_size(size), plain[1])
     if "\n" in body:
         raise FormatError("a line-format board must be on one line", line=line + 1, column=1)
     items = [(char, line, column) for column, char in enumerate(body, 1) if not char.isspace()]
