@@ -318,17 +318,21 @@ class ClassicSearch(Search):
 
 
 class HexaSearch(Search):
-    """The 16x16 kernel: 4x4 boxes, candidates as per-value band bitboards."""
+    """The 16x16 kernel: 4x4 boxes, candidates as per-value band bitboards. ``branching`` is
+    ``hexa.WDEG`` (the default: on every shared 16x16 set it needs the fewest nodes) or
+    ``hexa.CELL`` (the general kernel's default, hence its very search tree)."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, branching: int | None = None) -> None:
         from .kernels import hexa
 
         self.board = board
         self.cells = hexa.CELLS
+        self.mode = hexa.WDEG if branching is None else branching
         self.givens = np.ascontiguousarray(board.cells, dtype=np.uint8)
         self.stack = np.zeros(hexa.LEVELS * hexa.SLOTS, dtype=np.uint64)
         self.branch_cell = np.zeros(hexa.LEVELS, dtype=np.int64)
         self.branch_rest = np.zeros(hexa.LEVELS, dtype=np.int64)
+        self.weight = np.zeros(hexa.CELLS, dtype=np.int64)
         self.ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
         self.ctl[P.DEPTH] = -1
         self.out = np.zeros(hexa.CELLS, dtype=np.uint8)
@@ -337,8 +341,8 @@ class HexaSearch(Search):
         from .kernels import hexa
 
         return hexa.search(
-            self.givens, self.stack, self.branch_cell, self.branch_rest, self.ctl,
-            limit, node_budget, record_at, self.out,
+            self.givens, self.stack, self.branch_cell, self.branch_rest, self.weight, self.mode,
+            self.ctl, limit, node_budget, record_at, self.out,
         )
 
     def _grow(self) -> None:
