@@ -1,6 +1,6 @@
 """The 16x16 kernel (4x4 boxes), checked against the general kernel: with the general
-kernel's branching (``hexa.CELL``) both run the same rules the same way and must walk the same
-tree (same counts, nodes, guesses and solutions in the same order); with its own default
+kernel's branching (``hexa.CELL``) and the same rules (singles, or singles and locked
+candidates) both must walk the same tree (same counts, nodes, guesses and solutions in the same order); with its own default
 (dom/wdeg) the same counts and solutions, found in another order. Also against the slow
 reference on boards with several solutions, and its limits, budgets, resumption and batch
 entry.
@@ -41,15 +41,18 @@ def _general(function, *args, **kwargs):
 
 
 def _same_tree(puzzle: str, limit: int) -> None:
-    """The 16x16 kernel with the general kernel's branching walks the general kernel's tree."""
+    """The 16x16 kernel with the general kernel's branching walks the general kernel's tree,
+    with singles alone and with locked candidates."""
     board = sudokit.Board.from_line(puzzle)
-    fast = solve_module.HexaSearch(board, hexa.CELL)
-    slow = solve_module.GeneralSearch(board, general.options_for(board.shape, 0, general.CELL), engine="dfs")
-    codes = fast.run(limit), slow.run(limit)
-    assert codes[0] == codes[1]
-    assert (fast.count, fast.nodes, fast.guesses) == (slow.count, slow.nodes, slow.guesses), puzzle
-    if fast.count:
-        assert fast.solution() == slow.solution()
+    for rules, general_rules in ((0, 0), (hexa.LOCKED, general.LOCKED)):
+        fast = solve_module.HexaSearch(board, hexa.CELL, rules)
+        options = general.options_for(board.shape, general_rules, general.CELL)
+        slow = solve_module.GeneralSearch(board, options, engine="dfs")
+        codes = fast.run(limit), slow.run(limit)
+        assert codes[0] == codes[1]
+        assert (fast.count, fast.nodes, fast.guesses) == (slow.count, slow.nodes, slow.guesses), (puzzle, rules)
+        if fast.count:
+            assert fast.solution() == slow.solution()
 
 
 def _holes(solution: str, keep: float, seed: int) -> str:

@@ -322,12 +322,13 @@ class HexaSearch(Search):
     ``hexa.WDEG`` (the default: on every shared 16x16 set it needs the fewest nodes) or
     ``hexa.CELL`` (the general kernel's default, hence its very search tree)."""
 
-    def __init__(self, board: Board, branching: int | None = None) -> None:
+    def __init__(self, board: Board, branching: int | None = None, rules: int | None = None) -> None:
         from .kernels import hexa
 
         self.board = board
         self.cells = hexa.CELLS
         self.mode = hexa.WDEG if branching is None else branching
+        self.rules = hexa.LOCKED if rules is None else rules
         self.givens = np.ascontiguousarray(board.cells, dtype=np.uint8)
         self.stack = np.zeros(hexa.LEVELS * hexa.SLOTS, dtype=np.uint64)
         self.branch_cell = np.zeros(hexa.LEVELS, dtype=np.int64)
@@ -341,8 +342,8 @@ class HexaSearch(Search):
         from .kernels import hexa
 
         return hexa.search(
-            self.givens, self.stack, self.branch_cell, self.branch_rest, self.weight, self.mode,
-            self.ctl, limit, node_budget, record_at, self.out,
+            self.givens, self.stack, self.branch_cell, self.branch_rest, self.weight, self.rules,
+            self.mode, self.ctl, limit, node_budget, record_at, self.out,
         )
 
     def _grow(self) -> None:

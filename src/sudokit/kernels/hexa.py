@@ -25,15 +25,34 @@ the fewest candidates, values in increasing order) both kernels walk the same se
 same nodes, same guesses, solutions in the same order (``tests/test_hexa.py`` checks that);
 on the same tree this kernel is 1.9x-3.1x faster on the shared 16x16 sets.
 
+*Locked candidates* (``LOCKED``, on by default) run at the singles' fixpoint, for the values
+changed since they last ran: per band word, a bit per (row, box) meeting that holds a place
+(a carry trick on 4-bit lanes), then a row with one meeting clears the box's other rows, a
+box with one meeting clears the row's other boxes; down the columns, a box confined to one
+column clears it from the other bands, a column confined to one band clears the rest of its
+box there. Two meetings claiming one house are a dead end at once, so the fixpoint is again
+the general kernel's (its ``LOCKED``; the tests compare the trees).
+
 The default branching is dom/wdeg (``WDEG``): the cell with the fewest candidates per
 conflict weight, where every dead end adds one to the weight of the house that showed it
 (the three houses of an emptied cell). Dead ends here name their house at no cost (the rule
 that fails knows it), and a band-wide bit-sliced count gives every cell's candidates at
-once. Measured on the shared sets against ``CELL`` on this kernel (solve / uniqueness):
-goomii17 61.3 -> 10.8 / 102.7 -> 18.3 nodes a puzzle (2.4x / 2.9x faster), misc_16x16
-94.0 -> 33.3 / 469.9 -> 345.6 (2.4x / 1.07x), janko 7.5 -> 6.0 / 13.3 -> 7.8 (1.0x / 1.2x),
-misc_16x16_multi 85 -> 75 (1.15x); never slower. (In the general kernel, whose dead ends
-blame houses in another order, dom/wdeg loses on misc_16x16 uniqueness: 561 nodes.)
+once. Measured on the shared sets, whole set in one call, same run (solve / uniqueness,
+nodes a puzzle and boards a second), singles with ``CELL`` -> with ``WDEG`` -> with
+``WDEG`` and ``LOCKED``:
+
+    goomii17           61.3 / 102.7 -> 10.8 / 18.3 -> 4.8 / 7.6 nodes;
+                       15.3k / 9.6k -> 37.1k / 27.8k -> 44.6k / 36.5k boards/s
+    misc_16x16         94.0 / 469.9 -> 33.3 / 345.6 -> 20.1 / 76.7 nodes;
+                       10.0k / 2.3k -> 24.1k / 2.4k -> 25.9k / 6.6k boards/s
+    janko              7.5 / 13.3 -> 6.0 / 7.8 -> 2.5 / 3.0 nodes;
+                       56.0k / 41.7k -> 56.6k / 50.9k -> 69.7k / 66.0k boards/s
+    misc_16x16_multi   85 / 86 -> 75 / 76 -> 76 / 78 nodes;
+                       18.2k / 17.9k -> 21.0k / 20.8k -> 15.1k / 14.7k boards/s
+
+Locked candidates cost a quarter more on the multi-solution set, where nodes rarely fail;
+they are kept for the 1.2x-2.8x they give everywhere else. (In the general kernel, whose
+dead ends blame houses in another order, dom/wdeg alone loses on misc_16x16 uniqueness.)
 
 State of one search level, one row of ``stack``: ``SLOTS`` uint64 words::
 
@@ -75,6 +94,9 @@ OPEN = -1
 SOLVED = -2
 EMPTY_CELL = 3 * SIZE
 
+#: rules beyond singles (``rules`` argument): locked candidates, pointing and claiming
+LOCKED = 1
+
 #: branching: the first cell with the fewest candidates (the general kernel's ``CELL``), or
 #: the fewest candidates per conflict weight of the cell's houses (dom/wdeg, its ``WDEG``)
 CELL = 0
@@ -86,6 +108,10 @@ LANE = np.uint64(0xFFFF)
 LANE_LOW = np.uint64(0x0001000100010001)
 LANE_HIGH = np.uint64(0x8000800080008000)
 LANE_REST = np.uint64(0x7FFF7FFF7FFF7FFF)
+#: the lowest and highest bit of each 4-bit lane of a band word (a row of a box)
+NIBBLES_LOW = np.uint64(0x1111111111111111)
+NIBBLES_HIGH = np.uint64(0x8888888888888888)
+NIBBLES_REST = np.uint64(0x7777777777777777)
 #: the same for 4-bit lanes of a 16-bit row (one box each)
 NIBBLE_LOW = np.uint64(0x1111)
 NIBBLE_HIGH = np.uint64(0x8888)
@@ -231,13 +257,90 @@ def _empty_house(word, band):
     return 2 * SIZE + 4 * band + trailing_zeros(boxes) // 4
 
 
+@kernel(inline="always")
+def _locked(stack, at):
+    """Locked candidates for the value whose four band words start at ``stack[at]`` (every
+    row, column and box of it still has a place): where a box meets a row or a column and
+    the value's places in one of the two all lie in the meeting cells, it leaves the rest of
+    the other. Returns 1 when it removed places, 0 when not, ``-1 - house`` when two meetings
+    claim one house (the value would sit there twice)."""
+    changed = 0
+    column_once = U0
+    column_twice = U0
+    pointing = U0  # columns a box confines the value to
+    for band in range(BANDS):
+        x = stack[at + band]
+        # one bit per (row, box) meeting that holds a place: bit 16 * row + 4 * box
+        meet = ((((x & NIBBLES_REST) + NIBBLES_REST) | x) & NIBBLES_HIGH) >> U3
+        # a row whose places lie in one box: the box's other rows lose the value
+        lone_box = ~_nonzero_lanes(meet & (meet - LANE_LOW)) & LANE_HIGH
+        claim = meet & ((lone_box >> U15) * LANE)
+        claimed, claimed_twice = _fold_lanes(claim)
+        if claimed_twice:
+            return -1 - (2 * SIZE + 4 * band + trailing_zeros(claimed_twice) // 4)
+        kill = ((claimed * NIBBLE) * LANE_LOW) & ~(claim * NIBBLE)
+        # a box whose places lie in one row: the row's other boxes lose the value
+        once, twice = _fold_lanes(meet)
+        point = meet & ((once & ~twice) * LANE_LOW)
+        rows = _lane_fill(point)
+        padded = point | (~rows & LANE_LOW)  # an empty lane counts as one bit: no borrow
+        several = padded & (padded - LANE_LOW)
+        if several:
+            return -1 - (4 * band + trailing_zeros(several) // 16)
+        kill |= rows & ~(point * NIBBLE)
+        word = x & ~kill
+        if word != x:
+            stack[at + band] = word
+            changed = 1
+        columns, _ = _fold_lanes(word)
+        confined = _lone_in_box(columns)
+        if pointing & confined:
+            return -1 - (SIZE + trailing_zeros(pointing & confined))
+        pointing |= confined
+        column_twice |= column_once & columns
+        column_once |= columns
+    # down the columns: a box confining the value to one column takes it from the column's
+    # other bands; a column whose places lie in one band takes it from the rest of its box
+    alone = column_once & ~column_twice
+    for band in range(BANDS):
+        x = stack[at + band]
+        columns, _ = _fold_lanes(x)
+        claimed = columns & alone
+        boxes = (_nonzero_nibbles(claimed) >> U3) * NIBBLE
+        padded = claimed | (~boxes & NIBBLE_LOW)
+        several = padded & (padded - NIBBLE_LOW)
+        if several:
+            return -1 - (2 * SIZE + 4 * band + trailing_zeros(several) // 4)
+        kill = ((pointing & ~_lone_in_box(columns)) | (boxes & ~claimed)) * LANE_LOW
+        word = x & ~kill
+        if word != x:
+            stack[at + band] = word
+            changed = 1
+    return changed
+
+
+@kernel(inline="always")
+def _lone_in_box(columns):
+    """The columns of the 16-bit ``columns`` alone in their 4-bit lane (box)."""
+    padded = columns | (~((_nonzero_nibbles(columns) >> U3) * NIBBLE) & NIBBLE_LOW)
+    return columns & (((~_nonzero_nibbles(padded & (padded - NIBBLE_LOW)) & NIBBLE_HIGH) >> U3) * NIBBLE)
+
+
+@kernel(inline="always")
+def _lane_fill(x):
+    """Every 16-bit lane of ``x`` that is not zero, filled with ones."""
+    return (_nonzero_lanes(x) >> U15) * LANE
+
+
 @kernel
-def propagate(stack, base, cells, now):
-    """Naked and hidden singles to a fixpoint on the level at ``stack[base:base + SLOTS]``,
-    starting with the values of the bit set ``now`` (the ones whose words changed).
+def propagate(stack, base, cells, now, rules):
+    """Naked and hidden singles (and with ``rules & LOCKED`` locked candidates, run at the
+    singles' fixpoint on the values changed since their last run) to a fixpoint on the level at ``stack[base:base + SLOTS]``, starting
+    with the values of the bit set ``now`` (the ones whose words changed).
     Returns ``SOLVED`` when every cell is placed, ``OPEN``, or at a dead end what showed it
     (a house or ``EMPTY_CELL + cell``, >= 0). ``cells`` is four words of scratch."""
     later = 0  # values to look at in the next one
+    stale = now  # values changed since locked candidates last looked at them
     while True:
         while now:
             value = trailing_zeros(np.uint64(now))
@@ -272,6 +375,8 @@ def propagate(stack, base, cells, now):
                 done = (2 << value) - 1  # this value and the ones before: next sweep
                 now |= changed & ~done
                 later |= changed & done
+                stale |= changed
+
         # naked singles and empty cells, 64 cells at a time
         placed_all = ALL
         naked_any = U0
@@ -309,8 +414,21 @@ def propagate(stack, base, cells, now):
                     if changed < 0:
                         return -1 - changed
                     later |= changed
+                    stale |= changed
         elif later == 0:
-            return SOLVED if placed_all == ALL else OPEN
+            if placed_all == ALL:
+                return SOLVED
+            if rules & LOCKED:  # at the singles' fixpoint: the costlier rule
+                while stale:
+                    value = trailing_zeros(np.uint64(stale))
+                    stale &= stale - 1
+                    removed = _locked(stack, base + BANDS * value)
+                    if removed < 0:
+                        return -1 - removed
+                    later |= removed << value
+                stale = later  # a value that lost places may have more to lose
+            if later == 0:
+                return OPEN
         now = later
         later = 0
 
@@ -448,13 +566,14 @@ def write_solution(stack, base, out):
 
 
 @kernel
-def search(givens, stack, branch_cell, branch_rest, weight, mode, ctl, limit, node_budget,
+def search(givens, stack, branch_cell, branch_rest, weight, rules, mode, ctl, limit, node_budget,
            record_at, out):
     """Run (or resume) the search until a protocol code is due; see ``protocol``.
 
     ``stack`` is ``levels * SLOTS`` uint64 words; ``branch_cell[level]`` is the cell a level
     branched on and ``branch_rest[level]`` its values still to try there; ``weight`` holds
-    the 256 cells' conflict weights and ``mode`` is ``CELL`` or ``WDEG``.
+    the 256 cells' conflict weights; ``rules`` is 0 or ``LOCKED``, ``mode`` ``CELL`` or
+    ``WDEG``.
     """
     levels = stack.shape[0] // SLOTS
     cells = np.zeros(BANDS, dtype=np.uint64)
@@ -477,7 +596,7 @@ def search(givens, stack, branch_cell, branch_rest, weight, mode, ctl, limit, no
                 return P.BUDGET
             ctl[P.NODES] += 1
             base = depth * SLOTS
-            state = propagate(stack, base, cells, changed)
+            state = propagate(stack, base, cells, changed, rules)
             changed = ALL_VALUES
             if state >= 0:
                 _blame(state, weight)
@@ -536,7 +655,7 @@ def search(givens, stack, branch_cell, branch_rest, weight, mode, ctl, limit, no
 
 
 @kernel
-def solve_many(puzzles, mode, limit, node_budget, solutions, counts, nodes, guesses, exhausted):
+def solve_many(puzzles, rules, mode, limit, node_budget, solutions, counts, nodes, guesses, exhausted):
     """Search every row of ``puzzles`` (``(N, 256)`` values, 0 empty) for up to ``limit``
     solutions and at most ``node_budget`` nodes: the first solution into ``solutions[k]``, the
     count, nodes and guesses, and whether the search space was exhausted. Rows with
@@ -554,7 +673,7 @@ def solve_many(puzzles, mode, limit, node_budget, solutions, counts, nodes, gues
         ctl[P.DEPTH] = -1
         while True:
             code = search(
-                puzzles[k], stack, branch_cell, branch_rest, weight, mode, ctl, limit,
+                puzzles[k], stack, branch_cell, branch_rest, weight, rules, mode, ctl, limit,
                 node_budget - ctl[P.NODES], 1, solutions[k],
             )
             if code != P.STACK_FULL:
