@@ -102,14 +102,15 @@ LOCKED = 1
 CELL = 0
 WDEG = 1
 
+# Every bit constant is a uint64: numba types a bare integer as int64, and uint64 mixed with
+# int64 gives float64.
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 LANE = np.uint64(0xFFFF)
 #: the lowest bit of each 16-bit lane (one row of a band word), the highest, the rest
 LANE_LOW = np.uint64(0x0001000100010001)
 LANE_HIGH = np.uint64(0x8000800080008000)
 LANE_REST = np.uint64(0x7FFF7FFF7FFF7FFF)
-#: the lowest and highest bit of each 4-bit lane of a band word (a row of a box)
-NIBBLES_LOW = np.uint64(0x1111111111111111)
+#: the highest bit of each 4-bit lane of a band word (a row of a box), the rest
 NIBBLES_HIGH = np.uint64(0x8888888888888888)
 NIBBLES_REST = np.uint64(0x7777777777777777)
 #: the same for 4-bit lanes of a 16-bit row (one box each)
