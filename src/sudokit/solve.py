@@ -8,6 +8,7 @@ solution, or with several, is a result, never an exception; only malformed input
 from __future__ import annotations
 
 import enum
+import importlib
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -25,6 +26,18 @@ SLICE_SECONDS = 0.05
 FIRST_SLICE = 20_000
 #: more nodes than any search will ever run: "no node limit"
 UNLIMITED = 1 << 62
+
+
+_kernels: dict[str, Any] = {}
+
+
+def _kernel(name: str) -> Any:
+    """The kernel module ``kernels.<name>``, imported on first use: numba loads only when a
+    search runs, and a one-board call does not pay an import statement per kernel touched."""
+    module = _kernels.get(name)
+    if module is None:
+        module = _kernels[name] = importlib.import_module(f".kernels.{name}", __package__)
+    return module
 
 
 class SolveStatus(str, enum.Enum):
@@ -202,7 +215,7 @@ class GeneralSearch(Search):
     DFS_FAILS = 1000
 
     def __init__(self, board: Board, options: np.ndarray | None = None, engine: str = "auto") -> None:
-        from .kernels import general
+        general = _kernel("general")
 
         if engine not in ("auto", "dfs", "learn"):
             raise ValueError(f"engine must be 'auto', 'dfs' or 'learn', not {engine!r}")
@@ -232,7 +245,7 @@ class GeneralSearch(Search):
         self.work, self.iwork = general.scratch(self.houses)
 
     def _call(self, limit: int, node_budget: int, record_at: int) -> int:
-        from .kernels import general
+        general = _kernel("general")
 
         may_learn = self.learner is None and not self.reported and limit <= 2 and (
             self.engine == "learn"
@@ -254,7 +267,7 @@ class GeneralSearch(Search):
     def _start_learning(self) -> None:
         """Start over with the learning kernel: no solution went back yet, so counting again
         from zero loses nothing; nodes and guesses keep adding up."""
-        from .kernels import _jit, learn
+        _jit, learn = _kernel("_jit"), _kernel("learn")
 
         _jit.notify_compile(learn.search, what="the learning kernel")
         self.learner = learn.Learner(self.givens, self.houses, self.cell_houses, self.board.size)
@@ -292,7 +305,7 @@ class ClassicSearch(Search):
     """The classic kernel: 9x9 with 3x3 boxes, candidates as band bitboards."""
 
     def __init__(self, board: Board) -> None:
-        from .kernels import classic
+        classic = _kernel("classic")
 
         self.board = board
         self.givens = np.ascontiguousarray(board.cells, dtype=np.uint8)
@@ -304,7 +317,7 @@ class ClassicSearch(Search):
         self.out = np.zeros(81, dtype=np.uint8)
 
     def _call(self, limit: int, node_budget: int, record_at: int) -> int:
-        from .kernels import classic
+        classic = _kernel("classic")
 
         return classic.search(
             self.givens, self.stack, self.branch_cell, self.branch_rest, self.ctl,
@@ -323,7 +336,7 @@ class HexaSearch(Search):
     ``hexa.CELL`` (the general kernel's default, hence its very search tree)."""
 
     def __init__(self, board: Board, branching: int | None = None, rules: int | None = None) -> None:
-        from .kernels import hexa
+        hexa = _kernel("hexa")
 
         self.board = board
         self.cells = hexa.CELLS
@@ -339,7 +352,7 @@ class HexaSearch(Search):
         self.out = np.zeros(hexa.CELLS, dtype=np.uint8)
 
     def _call(self, limit: int, node_budget: int, record_at: int) -> int:
-        from .kernels import hexa
+        hexa = _kernel("hexa")
 
         return hexa.search(
             self.givens, self.stack, self.branch_cell, self.branch_rest, self.weight, self.rules,
@@ -369,21 +382,21 @@ def _shape_kernel(shape: Shape) -> str | None:
 
 
 def _search_for(board: Board) -> Search:
-    from .kernels import _jit
+    _jit = _kernel("_jit")
 
     shape = board.shape
     special = _shape_kernel(shape)
     if special == "classic":
-        from .kernels import classic
+        classic = _kernel("classic")
 
         _jit.notify_compile(classic.search, what="the 9x9 search kernel")
         return ClassicSearch(board)
     if special == "hexa":
-        from .kernels import hexa
+        hexa = _kernel("hexa")
 
         _jit.notify_compile(hexa.search, what="the 16x16 search kernel")
         return HexaSearch(board)
-    from .kernels import general
+    general = _kernel("general")
 
     _jit.notify_compile(general.search)
     return GeneralSearch(board)
@@ -393,7 +406,7 @@ def _repeats_a_given(board: Board) -> bool:
     """Whether some house holds a value twice: compiled, since ``Board.status()`` (numpy, and
     it says where) costs more than solving an easy 16x16 board. The caller asks
     ``status()`` for the details when this says yes."""
-    from .kernels import givens
+    givens = _kernel("givens")
 
     shape = board.shape
     found = np.zeros(1, dtype=np.bool_)
