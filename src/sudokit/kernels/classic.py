@@ -80,6 +80,7 @@ import numpy as np
 
 from . import protocol as P
 from ._jit import kernel
+from .driver import backtrack, finish, pause
 from .bits import popcount, trailing_zeros
 from .lanes import shuffle, vadd_all, veq0, vlane, vload, vnz, vor_all, vpopcnt, vstore, vumin_all
 
@@ -543,9 +544,7 @@ def search(givens, stack, branch_cell, branch_rest, ctl, limit, node_budget, rec
     while True:
         if phase == P.PROPAGATE:
             if ctl[P.NODES] >= node_stop:
-                ctl[P.DEPTH] = depth
-                ctl[P.PHASE] = phase
-                return P.BUDGET
+                return pause(ctl, depth, phase, P.BUDGET)
             ctl[P.NODES] += 1
             base = depth * SLOTS
             state = propagate(stack, base)
@@ -558,9 +557,7 @@ def search(givens, stack, branch_cell, branch_rest, ctl, limit, node_budget, rec
                     write_solution(stack, base, out)
                 phase = P.BACKTRACK
                 if ctl[P.COUNT] >= limit:
-                    ctl[P.DEPTH] = depth
-                    ctl[P.PHASE] = phase
-                    return P.LIMIT
+                    return pause(ctl, depth, phase, P.LIMIT)
                 continue
             cell, digits = choose(stack, base)
             ctl[P.GUESSES] += 1
@@ -571,9 +568,7 @@ def search(givens, stack, branch_cell, branch_rest, ctl, limit, node_budget, rec
             rest = branch_rest[depth]
             last = rest & (rest - 1) == 0
             if not last and depth + 1 >= levels:
-                ctl[P.DEPTH] = depth
-                ctl[P.PHASE] = phase
-                return P.STACK_FULL
+                return pause(ctl, depth, phase, P.STACK_FULL)
             digit = _tz(rest)
             branch_rest[depth] = rest & (rest - 1)
             cell = branch_cell[depth]
@@ -593,14 +588,9 @@ def search(givens, stack, branch_cell, branch_rest, ctl, limit, node_budget, rec
                 stack[base + lane] = int(stack[base + lane]) & ~((ROW << (9 * (pos // 9))) ^ (1 << pos))
             phase = P.PROPAGATE
         else:  # BACKTRACK
-            depth -= 1
-            while depth >= 0 and branch_rest[depth] == 0:
-                depth -= 1
+            depth = backtrack(branch_rest, depth)
             if depth < 0:
-                ctl[P.DEPTH] = 0
-                ctl[P.PHASE] = P.BACKTRACK
-                branch_rest[0] = 0
-                return P.DONE
+                return finish(ctl, branch_rest)
             phase = P.NEXT_BRANCH
 
 

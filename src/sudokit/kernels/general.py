@@ -48,6 +48,7 @@ import numpy as np
 
 from . import protocol as P
 from ._jit import kernel
+from .driver import backtrack, finish, pause
 from .bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
 from .matching import open_cells, perfect_matching, value_components
 
@@ -811,9 +812,7 @@ def search(
     while True:
         if phase == P.PROPAGATE:
             if ctl[P.NODES] >= node_stop:
-                ctl[P.DEPTH] = depth
-                ctl[P.PHASE] = phase
-                return P.BUDGET
+                return pause(ctl, depth, phase, P.BUDGET)
             if queued < 0:  # resuming a propagation: redo it from the branched cell
                 if depth == 0:
                     queued = load_givens(givens, cell_houses, full, stack[0], queue, dirty)
@@ -851,9 +850,7 @@ def search(
                         out[c] = trailing_zeros(cand[c]) + 1
                 phase = P.BACKTRACK
                 if ctl[P.COUNT] >= limit:
-                    ctl[P.DEPTH] = depth
-                    ctl[P.PHASE] = phase
-                    return P.LIMIT
+                    return pause(ctl, depth, phase, P.LIMIT)
                 continue
             ctl[P.GUESSES] += 1
             branch_cell[depth] = code
@@ -861,9 +858,7 @@ def search(
             phase = P.NEXT_BRANCH
         if phase == P.NEXT_BRANCH:
             if depth + 1 >= stack.shape[0]:
-                ctl[P.DEPTH] = depth
-                ctl[P.PHASE] = phase
-                return P.STACK_FULL
+                return pause(ctl, depth, phase, P.STACK_FULL)
             rest = branch_rest[depth]
             if options[SEED] == 0:
                 bit = lowest_bit(rest)
@@ -888,14 +883,9 @@ def search(
             _mark_houses(cell_houses, cell, dirty)
             phase = P.PROPAGATE
         elif phase == P.BACKTRACK:
-            depth -= 1
-            while depth >= 0 and branch_rest[depth] == ZERO:
-                depth -= 1
+            depth = backtrack(branch_rest, depth)
             if depth < 0:
-                ctl[P.DEPTH] = 0
-                ctl[P.PHASE] = P.BACKTRACK
-                branch_rest[0] = ZERO
-                return P.DONE
+                return finish(ctl, branch_rest)
             phase = P.NEXT_BRANCH
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from . import general
 from . import protocol as P
 from ._jit import kernel
+from .driver import grown
 
 
 @kernel
@@ -47,16 +48,10 @@ def solve_many(
             )
             if code != P.STACK_FULL:
                 break
-            grown = min(cells + 1, 2 * stack.shape[0])
-            bigger = np.zeros((grown, cells), dtype=np.uint64)
-            bigger[: stack.shape[0]] = stack
-            stack = bigger
-            cells_at = np.zeros(grown, dtype=np.int64)
-            cells_at[: branch_cell.shape[0]] = branch_cell
-            branch_cell = cells_at
-            rest = np.zeros(grown, dtype=np.uint64)
-            rest[: branch_rest.shape[0]] = branch_rest
-            branch_rest = rest
+            levels = min(cells + 1, 2 * stack.shape[0])
+            stack = grown(stack, levels)
+            branch_cell = grown(branch_cell, levels)
+            branch_rest = grown(branch_rest, levels)
         counts[k] = ctl[P.COUNT]
         nodes[k] = ctl[P.NODES]
         guesses[k] = ctl[P.GUESSES]

@@ -72,6 +72,7 @@ import numpy as np
 
 from . import protocol as P
 from ._jit import kernel
+from .driver import backtrack, finish, grown, pause
 from .bits import popcount, trailing_zeros
 
 SIZE = 16
@@ -592,9 +593,7 @@ def search(givens, stack, branch_cell, branch_rest, weight, rules, mode, ctl, li
     while True:
         if phase == P.PROPAGATE:
             if ctl[P.NODES] >= node_stop:
-                ctl[P.DEPTH] = depth
-                ctl[P.PHASE] = phase
-                return P.BUDGET
+                return pause(ctl, depth, phase, P.BUDGET)
             ctl[P.NODES] += 1
             base = depth * SLOTS
             state = propagate(stack, base, cells, changed, rules)
@@ -609,9 +608,7 @@ def search(givens, stack, branch_cell, branch_rest, weight, rules, mode, ctl, li
                     write_solution(stack, base, out)
                 phase = P.BACKTRACK
                 if ctl[P.COUNT] >= limit:
-                    ctl[P.DEPTH] = depth
-                    ctl[P.PHASE] = phase
-                    return P.LIMIT
+                    return pause(ctl, depth, phase, P.LIMIT)
                 continue
             if mode == WDEG:
                 cell, values = choose_wdeg(stack, base, weight)
@@ -625,9 +622,7 @@ def search(givens, stack, branch_cell, branch_rest, weight, rules, mode, ctl, li
             rest = branch_rest[depth]
             last = rest & (rest - 1) == 0
             if not last and depth + 1 >= levels:
-                ctl[P.DEPTH] = depth
-                ctl[P.PHASE] = phase
-                return P.STACK_FULL
+                return pause(ctl, depth, phase, P.STACK_FULL)
             value = trailing_zeros(np.uint64(rest))
             branch_rest[depth] = rest & (rest - 1)
             cell = branch_cell[depth]
@@ -644,14 +639,9 @@ def search(givens, stack, branch_cell, branch_rest, weight, rules, mode, ctl, li
             changed = _place(stack, base, value, cells)
             phase = P.PROPAGATE
         else:  # BACKTRACK
-            depth -= 1
-            while depth >= 0 and branch_rest[depth] == 0:
-                depth -= 1
+            depth = backtrack(branch_rest, depth)
             if depth < 0:
-                ctl[P.DEPTH] = 0
-                ctl[P.PHASE] = P.BACKTRACK
-                branch_rest[0] = 0
-                return P.DONE
+                return finish(ctl, branch_rest)
             phase = P.NEXT_BRANCH
 
 
@@ -680,15 +670,9 @@ def solve_many(puzzles, rules, mode, limit, node_budget, solutions, counts, node
             if code != P.STACK_FULL:
                 break
             levels *= 2
-            grown = np.zeros(levels * SLOTS, dtype=np.uint64)
-            grown[: stack.shape[0]] = stack
-            stack = grown
-            more_cells = np.zeros(levels, dtype=np.int64)
-            more_cells[: branch_cell.shape[0]] = branch_cell
-            branch_cell = more_cells
-            more_rest = np.zeros(levels, dtype=np.int64)
-            more_rest[: branch_rest.shape[0]] = branch_rest
-            branch_rest = more_rest
+            stack = grown(stack, levels * SLOTS)
+            branch_cell = grown(branch_cell, levels)
+            branch_rest = grown(branch_rest, levels)
         counts[k] = ctl[P.COUNT]
         nodes[k] = ctl[P.NODES]
         guesses[k] = ctl[P.GUESSES]

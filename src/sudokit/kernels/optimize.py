@@ -57,6 +57,7 @@ import numpy as np
 
 from . import protocol as P
 from ._jit import kernel
+from .driver import finish, pause
 from .bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
 from .general import load_givens, propagate
 
@@ -343,9 +344,7 @@ def search(
     while True:
         if phase == P.PROPAGATE:
             if ctl[P.NODES] >= node_stop:
-                ctl[P.DEPTH] = depth
-                ctl[P.PHASE] = phase
-                return P.BUDGET
+                return pause(ctl, depth, phase, P.BUDGET)
             if queued < 0:  # resuming a propagation: redo it from the branched cell
                 if depth == 0:
                     queued = load_givens(givens, cell_houses, full, stack[0], queue, dirty)
@@ -404,9 +403,7 @@ def search(
             if cut:
                 phase = P.BACKTRACK
                 if ctl[P.COUNT] >= limit:
-                    ctl[P.DEPTH] = depth
-                    ctl[P.PHASE] = phase
-                    return P.LIMIT
+                    return pause(ctl, depth, phase, P.LIMIT)
                 continue
             level_bound[depth] = bound
             cell = choose_cell(cand, size, top1, top2)
@@ -419,9 +416,7 @@ def search(
                 phase = P.BACKTRACK  # the incumbent caught up with this level's bound
                 continue
             if depth + 1 >= stack.shape[0]:
-                ctl[P.DEPTH] = depth
-                ctl[P.PHASE] = phase
-                return P.STACK_FULL
+                return pause(ctl, depth, phase, P.STACK_FULL)
             cell = branch_cell[depth]
             rest = branch_rest[depth]
             bit = _best_value(rest, red, cell)
@@ -441,10 +436,7 @@ def search(
             ):
                 depth -= 1
             if depth < 0:
-                ctl[P.DEPTH] = 0
-                ctl[P.PHASE] = P.BACKTRACK
-                branch_rest[0] = ZERO
-                return P.DONE
+                return finish(ctl, branch_rest)
             phase = P.NEXT_BRANCH
 
 

@@ -1,0 +1,43 @@
+"""The bookkeeping every search kernel does the same way under ``protocol``: pausing with a
+code for the caller, backtracking to the nearest choice with alternatives left, finishing,
+and giving a batch loop's stack more levels. Inlined into each kernel's loop (a call that
+passes arrays costs numba a reference count on each)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import protocol as P
+from ._jit import kernel
+
+
+@kernel(inline="always")
+def pause(ctl, depth, phase, code):
+    """Save where the search stands (``depth``, ``phase``) and return ``code``."""
+    ctl[P.DEPTH] = depth
+    ctl[P.PHASE] = phase
+    return code
+
+
+@kernel(inline="always")
+def backtrack(branch_rest, depth):
+    """The deepest level below ``depth`` with alternatives left to try, or -1 when none is."""
+    depth -= 1
+    while depth >= 0 and branch_rest[depth] == 0:
+        depth -= 1
+    return depth
+
+
+@kernel(inline="always")
+def finish(ctl, branch_rest):
+    """The search space is exhausted: pause so that a resumed call says ``DONE`` again."""
+    branch_rest[0] = 0
+    return pause(ctl, 0, P.BACKTRACK, P.DONE)
+
+
+@kernel
+def grown(old, length):
+    """``old`` lengthened to ``length`` along its first axis: its rows kept, new rows zero."""
+    new = np.zeros((length,) + old.shape[1:], dtype=old.dtype)
+    new[: old.shape[0]] = old
+    return new
