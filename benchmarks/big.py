@@ -24,8 +24,9 @@ finished: a slow peer is never credited with its easy half only. Every answer fr
 solver is verified (a valid grid keeping the givens; the right count where the set says).
 
 ``--switches`` adds, per set, what each inference rule and branching of the depth-first
-kernel costs and saves (nodes and time; ``kernels/general.py``), and the learning kernel's
-options (``kernels/learn.py``), each puzzle stopped after ``--switch-limit`` seconds.
+kernel costs and saves (nodes and time; ``kernels/general.py``), the 16x16 kernel's rules and
+branchings on 16x16 sets (``kernels/hexa.py``), and the learning kernel's options
+(``kernels/learn.py``), each puzzle stopped after ``--switch-limit`` seconds.
 
     pip install -e '.[bench-peers]'        # ortools, python-sat
     python benchmarks/big.py               # everything, 10 s per solver, set and mode
@@ -346,11 +347,12 @@ def run_pysat(data: DataSet, limit: int, budget: float, houses, cnf) -> Row:
 
 def switches(data: DataSet, limit: int, puzzle_limit: float) -> list[str]:
     """Nodes and time for every rule and branching of the depth-first kernel (and the
-    learning kernel's options), each puzzle stopped after ``puzzle_limit`` seconds."""
+    learning kernel's options, and on 16x16 the 16x16 kernel's), each puzzle stopped after
+    ``puzzle_limit`` seconds."""
     import sudokit
     from sudokit.kernels import general as G
-    from sudokit.kernels import learn
-    from sudokit.solve import GeneralSearch
+    from sudokit.kernels import hexa, learn
+    from sudokit.solve import GeneralSearch, HexaSearch
 
     shape = sudokit.Shape.for_size(data.size)
     configs = []
@@ -359,13 +361,20 @@ def switches(data: DataSet, limit: int, puzzle_limit: float) -> list[str]:
         for branch, branch_name in ((G.CELL, "cell"), (G.CELL_DEGREE, "cell+degree"),
                                     (G.PLACE, "place"), (G.BEST, "best"), (G.WDEG, "dom/wdeg")):
             configs.append((f"dfs {rules_name}, {branch_name}", "dfs", rules, branch, None))
+    hexa_default = None
+    if data.size == 16:
+        for rules, rules_name in ((0, "singles"), (hexa.LOCKED, "+locked")):
+            for branch, branch_name in ((hexa.CELL, "cell"), (hexa.WDEG, "dom/wdeg")):
+                configs.append((f"16x16 kernel {rules_name}, {branch_name}", "hexa", rules, branch, None))
+        probe = HexaSearch(sudokit.Board(data.values[0].reshape(16, 16), shape))
+        hexa_default = (probe.rules, probe.mode)
     if data.size >= 25:
         for locked in (False, True):
             for alldiff in (False, True):
                 name = f"learn{' +locked' if locked else ''}{' +alldiff' if alldiff else ''}"
                 configs.append((name, "learn", None, None, (locked, alldiff)))
     default = G.options_for(shape)
-    lines = [f"| {data.name} ({len(data.values)}), limit {limit}: engine, rules, branching | solved | nodes/puzzle | ms/puzzle | note",
+    lines = [f"| {data.name} ({len(data.values)}), limit {limit}: engine, rules, branching | solved | nodes/puzzle | usec/puzzle | note",
              "|---|---:|---:|---:|---"]
     for name, engine, rules, branch, learn_options in configs:
         solved = nodes = 0
@@ -374,6 +383,8 @@ def switches(data: DataSet, limit: int, puzzle_limit: float) -> list[str]:
             board = sudokit.Board(puzzle.reshape(data.size, data.size), shape)
             if engine == "dfs":
                 search = GeneralSearch(board, G.options_for(shape, rules, branch), engine="dfs")
+            elif engine == "hexa":
+                search = HexaSearch(board, branch, rules)
             else:
                 search = GeneralSearch(board, engine="learn")
                 search.learner = learn.Learner(search.givens, search.houses, search.cell_houses,
@@ -383,9 +394,12 @@ def switches(data: DataSet, limit: int, puzzle_limit: float) -> list[str]:
             spent += time.perf_counter() - start
             nodes += search.nodes
             solved += code != 2
-        is_default = engine == "dfs" and rules == default[G.RULES] and branch == default[G.BRANCH]
+        if hexa_default is not None:  # 16x16 boards go to the 16x16 kernel
+            is_default = engine == "hexa" and (rules, branch) == hexa_default
+        else:
+            is_default = engine == "dfs" and rules == default[G.RULES] and branch == default[G.BRANCH]
         lines.append(f"| {name} | {solved}/{len(data.values)} | {nodes / len(data.values):,.0f} | "
-                     f"{1000 * spent / len(data.values):,.1f} | {'default' if is_default else ''}")
+                     f"{1e6 * spent / len(data.values):,.0f} | {'default' if is_default else ''}")
     return lines
 
 
