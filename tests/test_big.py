@@ -154,9 +154,12 @@ def test_an_impossible_25x25_answers_within_its_budget():
 
 
 def test_default_options_follow_the_board_size():
-    for small in (Shape(3, 3), Shape(4, 4)):
+    for small in (Shape(3, 3), Shape(3, 4)):
         options = G.options_for(small)
         assert options[G.RULES] == 0 and options[G.BRANCH] == G.CELL
+    for middle in (Shape(3, 5), Shape(4, 4), Shape(2, 8)):
+        options = G.options_for(middle)
+        assert options[G.RULES] == 0 and options[G.BRANCH] == G.WDEG
     big = G.options_for(Shape(5, 5))
     assert big[G.RULES] == G.LOCKED | G.SUBSETS and big[G.BRANCH] == G.WDEG
     assert (big[G.BOX_HEIGHT], big[G.BOX_WIDTH]) == (5, 5)

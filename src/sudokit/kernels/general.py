@@ -108,10 +108,14 @@ def options_for(shape, rules=None, branch=None, restart=None, seed=None) -> np.n
 def default_options(houses, options):
     """Fill ``options`` for the shape ``houses`` describes.
 
-    Up to 16x16, singles and the most constrained cell: on every 16x16 set the stronger
-    rules save fewer nodes than they cost (the puzzles need a few dozen nodes at most). From
-    17x17 up, locked candidates, the all-different filter and dom/wdeg branching: on the
-    25x25 and 36x36 sets they need 10 to 1000 times fewer nodes than singles, and dom/wdeg
+    Up to 12x12, singles and the most constrained cell; from 13x13 to 16x16 (the 16x16
+    boards with 4x4 boxes go to ``hexa.py``) singles and dom/wdeg: on the 16x16 sets the
+    stronger rules save fewer nodes than they cost here (the puzzles need a few dozen nodes
+    at most), while dom/wdeg cuts the heavy tails (goomii17 61 -> 10 nodes a puzzle, 2.1x
+    faster; seeded 15x15 boards with 35% givens 407 -> 45 nodes, 3.9x) and on 10x10 and
+    12x12 boards changes nothing but costs up to a fifth (the most constrained cell is free
+    to find). From 17x17 up, locked candidates, the all-different filter and dom/wdeg: on
+    the 25x25 and 36x36 sets they need 10 to 1000 times fewer nodes than singles, and dom/wdeg
     the fewest of every branching (``benchmarks/big.py --switches`` measures them all).
     """
     size = houses.shape[1]
@@ -121,9 +125,12 @@ def default_options(houses, options):
             width += 1
     options[BOX_WIDTH] = width
     options[BOX_HEIGHT] = size // width
-    if size <= 16:
+    if size <= 12:
         options[RULES] = 0
         options[BRANCH] = CELL
+    elif size <= 16:
+        options[RULES] = 0
+        options[BRANCH] = WDEG
     else:
         options[RULES] = LOCKED | SUBSETS
         options[BRANCH] = WDEG
