@@ -80,7 +80,7 @@ import numpy as np
 
 from . import protocol as P
 from ._jit import kernel
-from .driver import backtrack, finish, pause
+from .driver import backtrack, finish, pause, record, start
 from .bits import popcount, trailing_zeros
 from .lanes import shuffle, vadd_all, veq0, vlane, vload, vnz, vor_all, vpopcnt, vstore, vumin_all
 
@@ -607,12 +607,8 @@ def solve_many(puzzles, limit, node_budget, solutions, counts, nodes, guesses, e
     for k in range(puzzles.shape[0]):
         if counts[k] < 0:
             continue
-        ctl[:] = 0
-        ctl[P.DEPTH] = -1
+        start(ctl)
         code = search(
             puzzles[k], stack, branch_cell, branch_rest, ctl, limit, node_budget, 1, solutions[k]
         )
-        counts[k] = ctl[P.COUNT]
-        nodes[k] = ctl[P.NODES]
-        guesses[k] = ctl[P.GUESSES]
-        exhausted[k] = code == P.DONE
+        record(ctl, code, k, counts, nodes, guesses, exhausted)

@@ -1,6 +1,7 @@
 """The bookkeeping every search kernel does the same way under ``protocol``: pausing with a
 code for the caller, backtracking to the nearest choice with alternatives left, finishing,
-and giving a batch loop's stack more levels. Inlined into each kernel's loop (a call that
+and for the batch loops starting a board, recording its result and giving the stack more
+levels. Inlined into each kernel's loop (a call that
 passes arrays costs numba a reference count on each)."""
 
 from __future__ import annotations
@@ -41,3 +42,19 @@ def grown(old, length):
     new = np.zeros((length,) + old.shape[1:], dtype=old.dtype)
     new[: old.shape[0]] = old
     return new
+
+
+@kernel(inline="always")
+def start(ctl):
+    """Make ``ctl`` a search not yet begun (a batch loop's next board)."""
+    ctl[:] = 0
+    ctl[P.DEPTH] = -1
+
+
+@kernel(inline="always")
+def record(ctl, code, k, counts, nodes, guesses, exhausted):
+    """A batch loop's row ``k``: what the finished search of board k found and cost."""
+    counts[k] = ctl[P.COUNT]
+    nodes[k] = ctl[P.NODES]
+    guesses[k] = ctl[P.GUESSES]
+    exhausted[k] = code == P.DONE

@@ -13,7 +13,7 @@ import numpy as np
 from . import general
 from . import protocol as P
 from ._jit import kernel
-from .driver import grown
+from .driver import grown, record, start
 
 
 @kernel
@@ -38,8 +38,7 @@ def solve_many(
     for k in range(puzzles.shape[0]):
         if counts[k] < 0:
             continue
-        ctl[:] = 0
-        ctl[P.DEPTH] = -1
+        start(ctl)
         while True:
             code = general.search(
                 puzzles[k], houses, cell_houses, full, stack, branch_cell, branch_rest, ctl,
@@ -52,7 +51,4 @@ def solve_many(
             stack = grown(stack, levels)
             branch_cell = grown(branch_cell, levels)
             branch_rest = grown(branch_rest, levels)
-        counts[k] = ctl[P.COUNT]
-        nodes[k] = ctl[P.NODES]
-        guesses[k] = ctl[P.GUESSES]
-        exhausted[k] = code == P.DONE
+        record(ctl, code, k, counts, nodes, guesses, exhausted)

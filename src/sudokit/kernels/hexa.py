@@ -72,7 +72,7 @@ import numpy as np
 
 from . import protocol as P
 from ._jit import kernel
-from .driver import backtrack, finish, grown, pause
+from .driver import backtrack, finish, grown, pause, record, start
 from .bits import popcount, trailing_zeros
 
 SIZE = 16
@@ -660,8 +660,7 @@ def solve_many(puzzles, rules, mode, limit, node_budget, solutions, counts, node
     for k in range(puzzles.shape[0]):
         if counts[k] < 0:
             continue
-        ctl[:] = 0
-        ctl[P.DEPTH] = -1
+        start(ctl)
         while True:
             code = search(
                 puzzles[k], stack, branch_cell, branch_rest, weight, rules, mode, ctl, limit,
@@ -673,7 +672,4 @@ def solve_many(puzzles, rules, mode, limit, node_budget, solutions, counts, node
             stack = grown(stack, levels * SLOTS)
             branch_cell = grown(branch_cell, levels)
             branch_rest = grown(branch_rest, levels)
-        counts[k] = ctl[P.COUNT]
-        nodes[k] = ctl[P.NODES]
-        guesses[k] = ctl[P.GUESSES]
-        exhausted[k] = code == P.DONE
+        record(ctl, code, k, counts, nodes, guesses, exhausted)
