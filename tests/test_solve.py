@@ -95,6 +95,26 @@ def test_givens_that_clash_are_no_solution_with_the_reason():
     assert list(sudokit.solutions("55" + "." * 79)) == []
 
 
+@pytest.mark.parametrize("size", [4, 6, 9, 16, 25])
+def test_clashing_givens_in_every_kernel_are_reported(size):
+    # the compiled check routes every board; the conflicts still come from Board.status()
+    board = Board.empty(size)
+    cells = board.cells.copy()
+    cells[0] = cells[(size - 1) * size] = 2  # the same value twice in column 0
+    result = sudokit.is_unique(Board(cells, board.shape))
+    assert result.status is SolveStatus.NO_SOLUTION and result.exhausted and result.nodes == 0
+    assert [(c.value, c.kind, c.index) for c in result.conflicts] == [(2, "column", 0)]
+
+
+def test_parsed_and_solved_boards_are_read_only():
+    puzzle = Board.from_line("." * 256)
+    solution = sudokit.solve(puzzle).board
+    for board in (puzzle, solution):
+        with pytest.raises(ValueError):
+            board.cells[0] = 1
+    assert solution.symbols == puzzle.symbols
+
+
 def test_a_complete_board_is_its_own_solution():
     solution = "527389416819426735436751829375692184194538267268174593643217958951843672782965341"
     result = sudokit.is_unique(solution)
