@@ -11,7 +11,8 @@ dead ends cut as soon as a cell or a house runs out of candidates, and, switchab
 * *all-different filter* (``SUBSETS``): per house, every candidate that no complete matching
   of the house's empty cells to its missing values uses is removed (Regin's filter). This is
   every naked and hidden subset at once (pairs, triples, ... of any size), in time about
-  quadratic in the house's empty cells, where enumerating subsets is exponential;
+  quadratic in the house's empty cells, where enumerating subsets is exponential; it skips
+  houses more than two thirds open, where it almost never removes anything;
 * branching on the most constrained cell (``CELL``, ``CELL_DEGREE``), on the (house, value)
   with the fewest places (``PLACE``), or on whichever is smaller (``BEST``).
 
@@ -510,7 +511,10 @@ def _subsets(cand, houses, cell_houses, queue, dirty, work, iwork):
             continue
         dirty[house] &= ALL_DIRTY ^ SUBSETS_DIRTY
         empty, union = open_cells(cand, houses, house, local, dom)
-        if empty < 2:
+        if empty < 2 or 3 * empty > 2 * houses.shape[1]:
+            # a house more than two thirds open: the filter costs most there and almost
+            # never removes anything (skipping it: same nodes within 1%, misc_25x25_multi
+            # uniqueness 23% faster, the Frisch variants 5%; 36x36 unchanged)
             continue
         missing = popcount(union)
         if missing < empty:  # more empty cells than values left for them
