@@ -366,8 +366,7 @@ def switches(data: DataSet, limit: int, puzzle_limit: float) -> list[str]:
         for rules, rules_name in ((0, "singles"), (hexa.LOCKED, "+locked")):
             for branch, branch_name in ((hexa.CELL, "cell"), (hexa.WDEG, "dom/wdeg")):
                 configs.append((f"16x16 kernel {rules_name}, {branch_name}", "hexa", rules, branch, None))
-        probe = HexaSearch(sudokit.Board(data.values[0].reshape(16, 16), shape))
-        hexa_default = (probe.rules, probe.mode)
+        hexa_default = (hexa.DEFAULT_RULES, hexa.DEFAULT_BRANCHING)
     if data.size >= 25:
         for locked in (False, True):
             for alldiff in (False, True):

@@ -229,7 +229,8 @@ def _run(values: np.ndarray, shape: Shape, errors: dict[int, str], limit: int, n
 
             _jit.notify_compile(hexa.solve_many, what="the 16x16 batch kernel")
             hexa.solve_many(
-                values, hexa.LOCKED, hexa.WDEG, limit, node_limit, solutions, counts, nodes, guesses, exhausted
+                values, hexa.DEFAULT_RULES, hexa.DEFAULT_BRANCHING, limit, node_limit,
+                solutions, counts, nodes, guesses, exhausted,
             )
         else:
             from .kernels import general_batch

@@ -145,6 +145,13 @@ class Search:
             new[: len(old)] = old
             setattr(self, name, new)
 
+    def _double_arrays(self, *names: str) -> None:
+        """Double the flat stack arrays ``names`` (levels of a fixed width back to back),
+        keeping their contents: the shape kernels' growth after STACK_FULL."""
+        for name in names:
+            old = getattr(self, name)
+            setattr(self, name, np.concatenate([old, np.zeros_like(old)]))
+
     @property
     def nodes(self) -> int:
         return int(self.ctl[P.NODES])
@@ -326,23 +333,22 @@ class ClassicSearch(Search):
         )
 
     def _grow(self) -> None:
-        for name in ("stack", "branch_cell", "branch_rest"):
-            old = getattr(self, name)
-            setattr(self, name, np.concatenate([old, np.zeros_like(old)]))
+        self._double_arrays("stack", "branch_cell", "branch_rest")
 
 
 class HexaSearch(Search):
-    """The 16x16 kernel: 4x4 boxes, candidates as per-value band bitboards. ``branching`` is
-    ``hexa.WDEG`` (the default: on every shared 16x16 set it needs the fewest nodes) or
-    ``hexa.CELL`` (the general kernel's default, hence its very search tree)."""
+    """The 16x16 kernel: 4x4 boxes, candidates as per-value band bitboards. ``branching``
+    (``hexa.WDEG`` or ``hexa.CELL``) and ``rules`` (0 or ``hexa.LOCKED``) default to the
+    kernel's ``DEFAULT_BRANCHING`` and ``DEFAULT_RULES``; with ``CELL`` and the general
+    kernel's rules it walks the general kernel's very search tree."""
 
     def __init__(self, board: Board, branching: int | None = None, rules: int | None = None) -> None:
         hexa = _kernel("hexa")
 
         self.board = board
         self.cells = hexa.CELLS
-        self.mode = hexa.WDEG if branching is None else branching
-        self.rules = hexa.LOCKED if rules is None else rules
+        self.mode = hexa.DEFAULT_BRANCHING if branching is None else branching
+        self.rules = hexa.DEFAULT_RULES if rules is None else rules
         self.givens = np.ascontiguousarray(board.cells, dtype=np.uint8)
         self.stack = np.zeros(hexa.LEVELS * hexa.SLOTS, dtype=np.uint64)
         self.branch_cell = np.zeros(hexa.LEVELS, dtype=np.int64)
@@ -361,9 +367,7 @@ class HexaSearch(Search):
         )
 
     def _grow(self) -> None:
-        for name in ("stack", "branch_cell", "branch_rest"):
-            old = getattr(self, name)
-            setattr(self, name, np.concatenate([old, np.zeros_like(old)]))
+        self._double_arrays("stack", "branch_cell", "branch_rest")
 
 
 #: False sends 9x9 and 16x16 boards to the general kernel too (tests compare them)
