@@ -73,7 +73,7 @@ import numpy as np
 from . import protocol as P
 from ._jit import kernel
 from .driver import backtrack, finish, grown, pause, record, start
-from .bits import popcount, trailing_zeros
+from .bits import trailing_zeros
 
 SIZE = 16
 CELLS = 256
@@ -103,6 +103,11 @@ LOCKED = 1
 CELL = 0
 WDEG = 1
 
+#: what the Python layer runs by default (measured above: the fewest nodes and the most
+#: boards a second on every shared set but misc_16x16_multi)
+DEFAULT_RULES = LOCKED
+DEFAULT_BRANCHING = WDEG
+
 # Every bit constant is a uint64: numba types a bare integer as int64, and uint64 mixed with
 # int64 gives float64.
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -114,10 +119,9 @@ LANE_REST = np.uint64(0x7FFF7FFF7FFF7FFF)
 #: the highest bit of each 4-bit lane of a band word (a row of a box), the rest
 NIBBLES_HIGH = np.uint64(0x8888888888888888)
 NIBBLES_REST = np.uint64(0x7777777777777777)
-#: the same for 4-bit lanes of a 16-bit row (one box each)
+#: the lowest and highest bit of the four 4-bit lanes of a 16-bit row (one box each)
 NIBBLE_LOW = np.uint64(0x1111)
 NIBBLE_HIGH = np.uint64(0x8888)
-NIBBLE_REST = np.uint64(0x7777)
 NIBBLE = np.uint64(0xF)
 U15 = np.uint64(15)
 U16 = np.uint64(16)
@@ -161,8 +165,9 @@ def _nonzero_lanes(x):
 
 @kernel(inline="always")
 def _nonzero_nibbles(x):
-    """The top bit of every 4-bit lane of the 16-bit ``x`` that is not zero."""
-    return (((x & NIBBLE_REST) + NIBBLE_REST) | x) & NIBBLE_HIGH
+    """The top bit of every 4-bit lane of ``x`` that is not zero (a 16-bit ``x`` gets its
+    four lanes' bits only)."""
+    return (((x & NIBBLES_REST) + NIBBLES_REST) | x) & NIBBLES_HIGH
 
 
 @kernel(inline="always")
@@ -273,7 +278,7 @@ def _locked(stack, at):
     for band in range(BANDS):
         x = stack[at + band]
         # one bit per (row, box) meeting that holds a place: bit 16 * row + 4 * box
-        meet = ((((x & NIBBLES_REST) + NIBBLES_REST) | x) & NIBBLES_HIGH) >> U3
+        meet = _nonzero_nibbles(x) >> U3
         # a row whose places lie in one box: the box's other rows lose the value
         lone_box = ~_nonzero_lanes(meet & (meet - LANE_LOW)) & LANE_HIGH
         claim = meet & ((lone_box >> U15) * LANE)
@@ -337,8 +342,9 @@ def _lane_fill(x):
 @kernel
 def propagate(stack, base, cells, now, rules):
     """Naked and hidden singles (and with ``rules & LOCKED`` locked candidates, run at the
-    singles' fixpoint on the values changed since their last run) to a fixpoint on the level at ``stack[base:base + SLOTS]``, starting
-    with the values of the bit set ``now`` (the ones whose words changed).
+    singles' fixpoint on the values changed since their last run) to a fixpoint on the
+    level at ``stack[base:base + SLOTS]``, starting with the values of the bit set ``now``
+    (the ones whose words changed).
     Returns ``SOLVED`` when every cell is placed, ``OPEN``, or at a dead end what showed it
     (a house or ``EMPTY_CELL + cell``, >= 0). ``cells`` is four words of scratch."""
     later = 0  # values to look at in the next one
@@ -453,31 +459,59 @@ def load_givens(givens, stack):
                     stack[BANDS * other + band] &= ~bit
 
 
+@kernel(inline="always")
+def _candidate_counts(stack, base, band):
+    """Every cell's candidates in ``band``, 64 cells at a time: a bit-sliced counter over
+    the values, bit ``pos`` of plane k being bit k of cell ``pos``'s count (16 needs five)."""
+    c0 = U0
+    c1 = U0
+    c2 = U0
+    c3 = U0
+    c4 = U0
+    for value in range(VALUES):
+        word = stack[base + BANDS * value + band]
+        carry = c0 & word
+        c0 ^= word
+        next_carry = c1 & carry
+        c1 ^= carry
+        carry = c2 & next_carry
+        c2 ^= next_carry
+        c4 |= c3 & carry
+        c3 ^= carry
+    return c0, c1, c2, c3, c4
+
+
+@kernel(inline="always")
+def _count_at(c0, c1, c2, c3, c4, pos):
+    """Cell ``pos``'s count from the planes of ``_candidate_counts``."""
+    at = np.uint64(pos)
+    return np.int64(
+        ((c0 >> at) & U1)
+        | (((c1 >> at) & U1) << U1)
+        | (((c2 >> at) & U1) << np.uint64(2))
+        | (((c3 >> at) & U1) << U3)
+        | (((c4 >> at) & U1) << np.uint64(4))
+    )
+
+
 @kernel
 def choose_cell(stack, base):
     """The first open cell (row by row) with the fewest candidates: ``(cell, values)``, the
-    cell as ``64 * band + bit`` and its values one bit each (bit v: value v + 1)."""
-    for band in range(BANDS):
-        # cells with two candidates cannot be beaten: counted 64 at a time
-        once = U0
-        twice = U0
-        thrice = U0
-        for value in range(VALUES):
-            word = stack[base + BANDS * value + band]
-            thrice |= twice & word
-            twice |= once & word
-            once |= word
-        pair = twice & ~thrice & ~stack[base + SOLVED_AT + band]
-        if pair:
-            return 64 * band + trailing_zeros(pair), _values_of(stack, base, band, trailing_zeros(pair))
+    cell as ``64 * band + bit`` and its values one bit each (bit v: value v + 1). A cell with
+    two candidates cannot be beaten, so the scan stops at the first."""
     best = VALUES + 1
     best_cell = -1
     for band in range(BANDS):
+        c0, c1, c2, c3, c4 = _candidate_counts(stack, base, band)
         open_cells = ~stack[base + SOLVED_AT + band]
+        pair = c1 & ~(c0 | c2 | c3 | c4) & open_cells
+        if pair:
+            best_cell = 64 * band + trailing_zeros(pair)
+            break
         while open_cells:
             pos = trailing_zeros(open_cells)
             open_cells &= open_cells - U1
-            count = popcount(np.uint64(_values_of(stack, base, band, pos)))
+            count = _count_at(c0, c1, c2, c3, c4, pos)
             if count < best:
                 best = count
                 best_cell = 64 * band + pos
@@ -493,34 +527,12 @@ def choose_wdeg(stack, base, weight):
     best_weight = 0
     best_cell = -1
     for band in range(BANDS):
-        # candidates per cell, 64 cells at a time: a bit-sliced counter over the values
-        c0 = U0
-        c1 = U0
-        c2 = U0
-        c3 = U0
-        c4 = U0
-        for value in range(VALUES):
-            word = stack[base + BANDS * value + band]
-            carry = c0 & word
-            c0 ^= word
-            next_carry = c1 & carry
-            c1 ^= carry
-            carry = c2 & next_carry
-            c2 ^= next_carry
-            c4 |= c3 & carry
-            c3 ^= carry
+        c0, c1, c2, c3, c4 = _candidate_counts(stack, base, band)
         open_cells = ~stack[base + SOLVED_AT + band]
         while open_cells:
             pos = trailing_zeros(open_cells)
             open_cells &= open_cells - U1
-            at = np.uint64(pos)
-            count = np.int64(
-                ((c0 >> at) & U1)
-                | (((c1 >> at) & U1) << U1)
-                | (((c2 >> at) & U1) << np.uint64(2))
-                | (((c3 >> at) & U1) << U3)
-                | (((c4 >> at) & U1) << np.uint64(4))
-            )
+            count = _count_at(c0, c1, c2, c3, c4, pos)
             cell = 64 * band + pos
             w = weight[cell]
             if best_cell < 0 or count * best_weight < best_count * w:
