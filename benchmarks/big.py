@@ -361,6 +361,10 @@ def switches(data: DataSet, limit: int, puzzle_limit: float) -> list[str]:
         for branch, branch_name in ((G.CELL, "cell"), (G.CELL_DEGREE, "cell+degree"),
                                     (G.PLACE, "place"), (G.BEST, "best"), (G.WDEG, "dom/wdeg")):
             configs.append((f"dfs {rules_name}, {branch_name}", "dfs", rules, branch, None))
+    default = G.options_for(shape)
+    if default[G.LAZY]:  # the default, with its rules from the first node instead
+        configs.append(("dfs default, rules from the first node (no lazy start)", "dfs", default[G.RULES],
+                        default[G.BRANCH], 0))
     hexa_default = None
     if data.size == 16:
         for rules, rules_name in ((0, "singles"), (hexa.LOCKED, "+locked")):
@@ -372,22 +376,21 @@ def switches(data: DataSet, limit: int, puzzle_limit: float) -> list[str]:
             for alldiff in (False, True):
                 name = f"learn{' +locked' if locked else ''}{' +alldiff' if alldiff else ''}"
                 configs.append((name, "learn", None, None, (locked, alldiff)))
-    default = G.options_for(shape)
     lines = [f"| {data.name} ({len(data.values)}), limit {limit}: engine, rules, branching | solved | nodes/puzzle | usec/puzzle | note",
              "|---|---:|---:|---:|---"]
-    for name, engine, rules, branch, learn_options in configs:
+    for name, engine, rules, branch, extra in configs:
         solved = nodes = 0
         spent = 0.0
         for puzzle in data.values:
             board = sudokit.Board(puzzle.reshape(data.size, data.size), shape)
             if engine == "dfs":
-                search = GeneralSearch(board, G.options_for(shape, rules, branch), engine="dfs")
+                search = GeneralSearch(board, G.options_for(shape, rules, branch, lazy=extra), engine="dfs")
             elif engine == "hexa":
                 search = HexaSearch(board, branch, rules)
             else:
                 search = GeneralSearch(board, engine="learn")
                 search.learner = learn.Learner(search.givens, search.houses, search.cell_houses,
-                                               data.size, *learn_options)
+                                               data.size, *extra)
             start = time.perf_counter()
             code = search.run(limit, time_limit=puzzle_limit)
             spent += time.perf_counter() - start
@@ -396,7 +399,8 @@ def switches(data: DataSet, limit: int, puzzle_limit: float) -> list[str]:
         if hexa_default is not None:  # 16x16 boards go to the 16x16 kernel
             is_default = engine == "hexa" and (rules, branch) == hexa_default
         else:
-            is_default = engine == "dfs" and rules == default[G.RULES] and branch == default[G.BRANCH]
+            is_default = (engine == "dfs" and rules == default[G.RULES] and branch == default[G.BRANCH]
+                          and extra is None)
         lines.append(f"| {name} | {solved}/{len(data.values)} | {nodes / len(data.values):,.0f} | "
                      f"{1e6 * spent / len(data.values):,.0f} | {'default' if is_default else ''}")
     return lines

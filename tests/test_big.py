@@ -67,6 +67,31 @@ def test_restarts_and_random_value_order_keep_the_counts(restart, seed):
     check_counts(make, ENTRIES)
 
 
+@pytest.mark.parametrize("lazy", [1, 3, 40])
+def test_rules_that_wait_for_dead_ends_keep_the_counts(lazy):
+    """Singles alone until ``lazy`` dead ends, then the rules: from the root again before a
+    first solution, in place after one (the wide counts of the shared file)."""
+    def make(board):
+        options = G.options_for(board.shape, G.LOCKED | G.SUBSETS, G.WDEG, lazy=lazy)
+        search = GeneralSearch(board, options, engine="dfs")
+        runs.append(search)
+        return search
+
+    runs = []
+    check_counts(make, ENTRIES)
+    # the rules came on (the depth they run from is a real depth) in some searches, not all
+    came_on = [search.iwork[G._I_LAZY, 5] <= search.cells for search in runs]
+    assert any(came_on) and (lazy == 1 or not all(came_on))
+
+
+def test_a_root_that_fails_ends_a_lazy_search():
+    """r1c1 sees every value, so the root fails: no dead end below it to count, no restart."""
+    board = Board.from_line(".12345678" + "9" + "." * 71)
+    options = G.options_for(board.shape, G.LOCKED | G.SUBSETS, G.WDEG, lazy=1)
+    search = GeneralSearch(board, options, engine="dfs")
+    assert search.run(2) == 0 and search.count == 0 and search.nodes == 1
+
+
 @pytest.mark.parametrize("locked", [False, True], ids=["", "locked"])
 @pytest.mark.parametrize("alldiff", [False, True], ids=["", "alldiff"])
 def test_the_learning_kernel_gives_the_reference_counts(locked, alldiff):
@@ -160,8 +185,10 @@ def test_default_options_follow_the_board_size():
     for middle in (Shape(3, 5), Shape(4, 4), Shape(2, 8)):
         options = G.options_for(middle)
         assert options[G.RULES] == 0 and options[G.BRANCH] == G.WDEG
+    assert options[G.LAZY] == 0
     big = G.options_for(Shape(5, 5))
     assert big[G.RULES] == G.LOCKED | G.SUBSETS and big[G.BRANCH] == G.WDEG
+    assert big[G.LAZY] == G.LAZY_START > 0
     assert (big[G.BOX_HEIGHT], big[G.BOX_WIDTH]) == (5, 5)
     odd = G.options_for(Shape(2, 3))
     assert (odd[G.BOX_HEIGHT], odd[G.BOX_WIDTH]) == (2, 3)

@@ -61,7 +61,8 @@ BOX_HEIGHT = 2  #: options slot: the box shape, for locked candidates
 BOX_WIDTH = 3
 RESTART = 4  #: options slot: failures before the first restart (0: never restart)
 SEED = 5  #: options slot: 0 tries values in increasing order; else the seed of a random order
-OPTIONS_SIZE = 6
+LAZY = 6  #: options slot: dead ends met on singles alone before the rules come on (0: at once)
+OPTIONS_SIZE = 7
 
 LOCKED = 1  #: rule: locked candidates (pointing and claiming)
 SUBSETS = 2  #: rule: all-different filter per house (naked and hidden subsets of every size)
@@ -79,6 +80,9 @@ LOCKED_DIRTY = 2
 SUBSETS_DIRTY = 4
 ALL_DIRTY = 7
 
+#: dead ends met on singles alone before the rules come on, by default from 17x17 up
+LAZY_START = 100
+
 #: a resume point of ``search`` besides the protocol's: choose a branch at the top level, which
 #: is already propagated (after a restart)
 _CHOOSE = 3
@@ -88,10 +92,10 @@ _CHOOSE = 3
 _KEY = 64
 
 
-def options_for(shape, rules=None, branch=None, restart=None, seed=None) -> np.ndarray:
+def options_for(shape, rules=None, branch=None, restart=None, seed=None, lazy=None) -> np.ndarray:
     """The ``options`` array for a shape: the rules, branching and restarts that won on the
-    data for its size unless ``rules`` / ``branch`` / ``restart`` say otherwise (see
-    ``default_options``)."""
+    data for its size unless ``rules`` / ``branch`` / ``restart`` / ``seed`` / ``lazy`` say
+    otherwise (see ``default_options``)."""
     options = np.zeros(OPTIONS_SIZE, dtype=np.int64)
     default_options(shape.houses, options)
     if rules is not None:
@@ -102,6 +106,8 @@ def options_for(shape, rules=None, branch=None, restart=None, seed=None) -> np.n
         options[RESTART] = restart
     if seed is not None:
         options[SEED] = seed
+    if lazy is not None:
+        options[LAZY] = lazy
     return options
 
 
@@ -118,6 +124,10 @@ def default_options(houses, options):
     to find). From 17x17 up, locked candidates, the all-different filter and dom/wdeg: on
     the 25x25 and 36x36 sets they need 10 to 1000 times fewer nodes than singles, and dom/wdeg
     the fewest of every branching (``benchmarks/big.py --switches`` measures them all).
+    There the rules wait for ``LAZY_START`` dead ends below the root: a puzzle with many
+    solutions dives to one on singles at a third of the cost a node (misc_25x25_multi 1.6x
+    faster), and one that keeps failing starts again from the root with the rules and fresh
+    conflict weights, the search it would have made without the wait.
     """
     size = houses.shape[1]
     width = 0  # the cells of box 0 (house 2n) in row 0
@@ -135,6 +145,7 @@ def default_options(houses, options):
     else:
         options[RULES] = LOCKED | SUBSETS
         options[BRANCH] = WDEG
+        options[LAZY] = LAZY_START
 
 
 # -- loading and singles ---------------------------------------------------------------------
@@ -248,12 +259,12 @@ def _singles(cand, houses, cell_houses, full, queue, queued, dirty, mark):
 
 
 @kernel
-def propagate_rules(cand, houses, cell_houses, full, queue, queued, dirty, options, work, iwork):
-    """Singles, then the rules ``options[RULES]`` switches on, cheapest first, to a common
-    fixpoint: whenever a rule removes a candidate, singles run again before the next rule.
-    Returns -1, or at a contradiction the house that showed it (for the conflict weights of
-    ``WDEG``). ``work`` and ``iwork`` are scratch (see ``scratch``)."""
-    rules = options[RULES]
+def propagate_rules(cand, houses, cell_houses, full, queue, queued, dirty, options, rules, work,
+                    iwork):
+    """Singles, then the ``rules`` (bit flags, ``LOCKED | SUBSETS``), cheapest first, to a
+    common fixpoint: whenever a rule removes a candidate, singles run again before the next
+    rule. Returns -1, or at a contradiction the house that showed it (for the conflict weights
+    of ``WDEG``). ``work`` and ``iwork`` are scratch (see ``scratch``)."""
     while True:
         failed = _singles(cand, houses, cell_houses, full, queue, queued, dirty, ALL_DIRTY)
         if failed >= 0:
@@ -470,6 +481,7 @@ _I_WEIGHT = 5  # iwork[5, h]: conflicts house h has shown so far, plus one (``WD
 _I_BLAME = 6  # iwork[6, 0]: the house a rule found a contradiction in
 _I_RUN = 6  # iwork[6, 1]: failures in this run; iwork[6, 2]: failures allowed before a restart
 _I_RNG = 6  # iwork[6, 3]: the random state (``SEED``)
+_I_LAZY = 6  # iwork[6, 4]: dead ends met on singles alone; iwork[6, 5]: the rules run from this depth down
 
 
 @kernel
@@ -818,6 +830,8 @@ def search(
         iwork[_I_RUN, 1] = 0
         iwork[_I_RUN, 2] = options[RESTART]
         iwork[_I_RNG, 3] = options[SEED]
+        iwork[_I_LAZY, 4] = 0
+        iwork[_I_LAZY, 5] = cells + 1 if options[LAZY] > 0 and options[RULES] != 0 else 0
     else:
         queued = -1  # set below, where the phase needs it
     while True:
@@ -834,11 +848,27 @@ def search(
                     _mark_houses(cell_houses, queue[0], dirty)
             ctl[P.NODES] += 1
             cand = stack[depth]
-            failed = propagate_rules(cand, houses, cell_houses, full, queue, queued, dirty, options, work, iwork)
+            rules = options[RULES] if depth >= iwork[_I_LAZY, 5] or depth == 0 else 0
+            failed = propagate_rules(cand, houses, cell_houses, full, queue, queued, dirty,
+                                     options, rules, work, iwork)
             queued = -1
             if failed >= 0:
                 weights[failed] += 1
                 phase = P.BACKTRACK
+                if iwork[_I_LAZY, 5] > cells and depth > 0:
+                    # singles alone serve a puzzle that dives to a solution; one that keeps
+                    # failing needs the rules, and from the root: a tree grown without them
+                    # keeps early guesses they would have refuted at once
+                    iwork[_I_LAZY, 4] += 1
+                    if iwork[_I_LAZY, 4] >= options[LAZY]:
+                        dirty[:] = ALL_DIRTY
+                        if ctl[P.COUNT] == 0:  # nothing reported, nothing to count twice
+                            iwork[_I_LAZY, 5] = 0
+                            weights[:] = 1  # the search the rules would have made alone
+                            depth = 0
+                            phase = _CHOOSE
+                            continue
+                        iwork[_I_LAZY, 5] = depth  # here and below; above, when branched again
                 if options[RESTART] > 0 and ctl[P.COUNT] == 0 and depth > 0:
                     # before the first solution, a run that fails too often starts again from
                     # the root, where the conflict weights now lead elsewhere; no solution is
@@ -886,6 +916,9 @@ def search(
                 branch_cell[depth] = -1 - (key * _KEY + position)
                 cell = houses[key // _KEY, position]
                 value = ONE << np.uint64(key % _KEY)
+            if depth < iwork[_I_LAZY, 5] <= cells:
+                iwork[_I_LAZY, 5] = depth  # a level the rules never saw: they start afresh
+                dirty[:] = ALL_DIRTY
             stack[depth + 1, :] = stack[depth]
             depth += 1
             stack[depth, cell] = value
