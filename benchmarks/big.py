@@ -24,7 +24,8 @@ finished: a slow peer is never credited with its easy half only. Every answer fr
 solver is verified (a valid grid keeping the givens; the right count where the set says).
 
 ``--switches`` adds, per set, what each inference rule and branching of the depth-first
-kernel costs and saves (nodes and time; ``kernels/general.py``), the 16x16 kernel's rules and
+kernel costs and saves (nodes and time; ``kernels/general.py``; with the default's lazy
+start and value order each switched off), the 16x16 kernel's rules and
 branchings on 16x16 sets (``kernels/hexa.py``), and the learning kernel's options
 (``kernels/learn.py``), each puzzle stopped after ``--switch-limit`` seconds.
 
@@ -366,8 +367,11 @@ def switches(data: DataSet, limit: int, puzzle_limit: float) -> list[str]:
             configs.append((f"dfs {rules_name}, {branch_name}", "dfs", rules, branch, None))
     default = G.options_for(shape)
     if default[G.LAZY]:  # the default, with its rules from the first node instead
-        configs.append(("dfs default, rules from the first node (no lazy start)", "dfs", default[G.RULES],
-                        default[G.BRANCH], 0))
+        configs.append(("dfs default, rules from the first node (no lazy start)", "dfs",
+                        default[G.RULES], default[G.BRANCH], {"lazy": 0}))
+    if default[G.VALUES] != G.IN_ORDER:  # the default, with values in increasing order
+        configs.append(("dfs default, values in increasing order", "dfs", default[G.RULES],
+                        default[G.BRANCH], {"values": G.IN_ORDER}))
     hexa_default = None
     if data.size == 16:
         for rules, rules_name in ((0, "singles"), (hexa.LOCKED, "+locked")):
@@ -387,7 +391,8 @@ def switches(data: DataSet, limit: int, puzzle_limit: float) -> list[str]:
         for puzzle in data.values:
             board = sudokit.Board(puzzle.reshape(data.size, data.size), shape)
             if engine == "dfs":
-                search = GeneralSearch(board, G.options_for(shape, rules, branch, lazy=extra), engine="dfs")
+                search = GeneralSearch(board, G.options_for(shape, rules, branch, **(extra or {})),
+                                       engine="dfs")
             elif engine == "hexa":
                 search = HexaSearch(board, branch, rules)
             else:

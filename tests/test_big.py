@@ -67,6 +67,27 @@ def test_restarts_and_random_value_order_keep_the_counts(restart, seed):
     check_counts(make, ENTRIES)
 
 
+@pytest.mark.parametrize("values", [G.IN_ORDER, G.LEAST_CONSTRAINING], ids=["in-order", "least-constraining"])
+@pytest.mark.parametrize("branch", ["cell", "wdeg+place"])
+def test_every_value_order_gives_the_reference_counts(values, branch):
+    def make(board):
+        options = G.options_for(board.shape, G.LOCKED | G.SUBSETS, BRANCHES[branch], values=values)
+        return GeneralSearch(board, options, engine="dfs")
+
+    check_counts(make, ENTRIES)
+
+
+def test_least_constraining_values_go_first():
+    """With every candidate open the values tie and go in order; once value 2 leaves the
+    rest of r1c1's row, 2 takes the fewest candidates away and goes first."""
+    shape = Shape(3, 3)
+    cand = np.full(shape.cells, 0x1FF, dtype=np.uint64)
+    cell, both = 0, np.uint64(0b11)
+    assert G._least_constraining(cand, shape.houses, shape.cell_houses, cell, both) == 0b01
+    cand[1:9] &= np.uint64(~0b10 & 0x1FF)
+    assert G._least_constraining(cand, shape.houses, shape.cell_houses, cell, both) == 0b10
+
+
 @pytest.mark.parametrize("lazy", [1, 3, 40])
 def test_rules_that_wait_for_dead_ends_keep_the_counts(lazy):
     """Singles alone until ``lazy`` dead ends, then the rules: from the root again before a
@@ -188,7 +209,8 @@ def test_default_options_follow_the_board_size():
     assert options[G.LAZY] == 0
     big = G.options_for(Shape(5, 5))
     assert big[G.RULES] == G.LOCKED | G.SUBSETS and big[G.BRANCH] == G.WDEG
-    assert big[G.LAZY] == G.LAZY_START > 0
+    assert big[G.LAZY] == G.LAZY_START > 0 and big[G.VALUES] == G.LEAST_CONSTRAINING
+    assert options[G.VALUES] == G.IN_ORDER
     assert (big[G.BOX_HEIGHT], big[G.BOX_WIDTH]) == (5, 5)
     odd = G.options_for(Shape(2, 3))
     assert (odd[G.BOX_HEIGHT], odd[G.BOX_WIDTH]) == (2, 3)

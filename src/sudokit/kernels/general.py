@@ -60,9 +60,10 @@ BRANCH = 1  #: options slot: how the next choice point is picked (CELL ... BEST)
 BOX_HEIGHT = 2  #: options slot: the box shape, for locked candidates
 BOX_WIDTH = 3
 RESTART = 4  #: options slot: failures before the first restart (0: never restart)
-SEED = 5  #: options slot: 0 tries values in increasing order; else the seed of a random order
+SEED = 5  #: options slot: 0 tries values in the ``VALUES`` order; else the seed of a random order
 LAZY = 6  #: options slot: dead ends met on singles alone before the rules come on (0: at once)
-OPTIONS_SIZE = 7
+VALUES = 7  #: options slot: the order a cell's values are tried in (unless ``SEED`` draws them)
+OPTIONS_SIZE = 8
 
 LOCKED = 1  #: rule: locked candidates (pointing and claiming)
 SUBSETS = 2  #: rule: all-different filter per house (naked and hidden subsets of every size)
@@ -73,6 +74,9 @@ PLACE = 2  #: branch on the (house, value) with the fewest places, ties to the t
 BEST = 3  #: whichever of CELL and PLACE has fewer alternatives (the cell on a tie)
 WDEG = 4  #: the cell with the fewest candidates per conflict its houses have shown (dom/wdeg)
 WDEG_PLACE = 5  #: WDEG, or a (house, value) whose places per conflict of its house are fewer
+
+IN_ORDER = 0  #: values: increasing
+LEAST_CONSTRAINING = 1  #: values: the one the fewest cells of the branched cell's houses still have first
 
 # dirty bits: which rules still have to look at a house
 HIDDEN = 1
@@ -92,10 +96,11 @@ _CHOOSE = 3
 _KEY = 64
 
 
-def options_for(shape, rules=None, branch=None, restart=None, seed=None, lazy=None) -> np.ndarray:
-    """The ``options`` array for a shape: the rules, branching and restarts that won on the
-    data for its size unless ``rules`` / ``branch`` / ``restart`` / ``seed`` / ``lazy`` say
-    otherwise (see ``default_options``)."""
+def options_for(shape, rules=None, branch=None, restart=None, seed=None, lazy=None,
+                values=None) -> np.ndarray:
+    """The ``options`` array for a shape: the rules, branching, restarts and value order that
+    won on the data for its size unless ``rules`` / ``branch`` / ``restart`` / ``seed`` /
+    ``lazy`` / ``values`` say otherwise (see ``default_options``)."""
     options = np.zeros(OPTIONS_SIZE, dtype=np.int64)
     default_options(shape.houses, options)
     if rules is not None:
@@ -108,6 +113,8 @@ def options_for(shape, rules=None, branch=None, restart=None, seed=None, lazy=No
         options[SEED] = seed
     if lazy is not None:
         options[LAZY] = lazy
+    if values is not None:
+        options[VALUES] = values
     return options
 
 
@@ -127,7 +134,10 @@ def default_options(houses, options):
     There the rules wait for ``LAZY_START`` dead ends below the root: a puzzle with many
     solutions dives to one on singles at a third of the cost a node (misc_25x25_multi 1.6x
     faster), and one that keeps failing starts again from the root with the rules and fresh
-    conflict weights, the search it would have made without the wait.
+    conflict weights, the search it would have made without the wait. A cell's values go
+    least constraining first (the one its houses' other cells hold least): on random 25x25
+    boards with 25% to 45% givens 1.35x faster, misc_25x25_multi 1.4x, the generated 49x49
+    boards 4.6x, where increasing order wins only on the Frisch variants (1.4x-1.7x).
     """
     size = houses.shape[1]
     width = 0  # the cells of box 0 (house 2n) in row 0
@@ -146,6 +156,7 @@ def default_options(houses, options):
         options[RULES] = LOCKED | SUBSETS
         options[BRANCH] = WDEG
         options[LAZY] = LAZY_START
+        options[VALUES] = LEAST_CONSTRAINING
 
 
 # -- loading and singles ---------------------------------------------------------------------
@@ -901,10 +912,12 @@ def search(
             if depth + 1 >= stack.shape[0]:
                 return pause(ctl, depth, phase, P.STACK_FULL)
             rest = branch_rest[depth]
-            if options[SEED] == 0:
-                bit = lowest_bit(rest)
-            else:
+            if options[SEED] != 0:
                 bit = _random_bit(rest, iwork)
+            elif options[VALUES] == LEAST_CONSTRAINING and branch_cell[depth] >= 0:
+                bit = _least_constraining(stack[depth], houses, cell_houses, branch_cell[depth], rest)
+            else:
+                bit = lowest_bit(rest)
             branch_rest[depth] = rest ^ bit
             code = branch_cell[depth]
             if code >= 0:
@@ -931,6 +944,30 @@ def search(
             if depth < 0:
                 return finish(ctl, branch_rest)
             phase = P.NEXT_BRANCH
+
+
+@kernel(inline="always")
+def _least_constraining(cand, houses, cell_houses, cell, values):
+    """The value of ``values`` (one bit) that the fewest cells of ``cell``'s houses still
+    have (a cell in two of them counts twice; ties to the lowest): putting it in the cell
+    takes the fewest candidates away."""
+    best = ZERO
+    best_score = -1
+    while values:
+        bit = lowest_bit(values)
+        values ^= bit
+        score = 0
+        for k in range(cell_houses.shape[1]):
+            house = cell_houses[cell, k]
+            if house < 0:
+                break
+            for j in range(houses.shape[1]):
+                if cand[houses[house, j]] & bit:
+                    score += 1
+        if best_score < 0 or score < best_score:
+            best_score = score
+            best = bit
+    return best
 
 
 @kernel
