@@ -132,8 +132,8 @@ def default_options(houses, options):
     the 25x25 and 36x36 sets they need 10 to 1000 times fewer nodes than singles, and dom/wdeg
     the fewest of every branching (``benchmarks/big.py --switches`` measures them all).
     There the rules wait for ``LAZY_START`` dead ends below the root: a puzzle with many
-    solutions dives to one on singles at a third of the cost a node (misc_25x25_multi 1.6x
-    faster), and one that keeps failing starts again from the root with the rules and fresh
+    solutions dives to one on singles at a third of the cost a node (misc_25x25_multi
+    1.5x-1.6x faster), and one that keeps failing starts again from the root with the rules and fresh
     conflict weights, the search it would have made without the wait. A cell's values go
     least constraining first (the one its houses' other cells hold least): on random 25x25
     boards with 25% to 45% givens 1.35x faster, misc_25x25_multi 1.4x, the generated 49x49
@@ -492,7 +492,8 @@ _I_WEIGHT = 5  # iwork[5, h]: conflicts house h has shown so far, plus one (``WD
 _I_BLAME = 6  # iwork[6, 0]: the house a rule found a contradiction in
 _I_RUN = 6  # iwork[6, 1]: failures in this run; iwork[6, 2]: failures allowed before a restart
 _I_RNG = 6  # iwork[6, 3]: the random state (``SEED``)
-_I_LAZY = 6  # iwork[6, 4]: dead ends met on singles alone; iwork[6, 5]: the rules run from this depth down
+_I_LAZY = 6  # iwork[6, 4]: dead ends met on singles alone; iwork[6, 5]: the rules run from
+#             this depth down (and at the root; cells + 1 while they wait, see ``LAZY``)
 
 
 @kernel
