@@ -77,3 +77,32 @@ def test_notice_text(tmp_path, capsys):
             os.environ["SUDOKIT_QUIET"] = saved
     err = capsys.readouterr().err
     assert err.count("sudokit: compiling a test probe (first run only") == 1
+
+
+def test_every_kernel_cache_is_keyed_to_all_kernel_sources(tmp_path):
+    """A change in one kernel module must make every cached kernel stale: the batch kernel
+    carries ``general.search``'s machine code, which numba would key to its own file only."""
+    done = run_script(
+        tmp_path,
+        """
+        import numba
+        from sudokit.kernels import _jit, classic, general, general_batch, hexa, learn
+
+        assert _jit.KEYED_TO_EVERY_KERNEL
+        stamp = _jit.kernels_stamp()
+        for dispatcher in (general_batch.solve_many, general.search, hexa.search, learn.search):
+            locator = dispatcher._cache._impl.locator
+            assert type(locator).__name__ == "KernelsLocator", type(locator)
+            assert locator.get_source_stamp() == stamp
+
+        @_jit.kernel
+        def elsewhere(x):  # not a kernel module: numba's own locator, keyed to this file
+            return x
+
+        locator = elsewhere._cache._impl.locator
+        assert type(locator).__name__ != "KernelsLocator" and locator.get_source_stamp() != stamp
+        print("ok")
+        """,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"

@@ -4,11 +4,16 @@ and a notice on stderr while a first run compiles.
 numba caches compiled kernels next to their source (``__pycache__``). Where the package
 directory is read-only (a system or container install) we point numba at a per-user cache
 directory instead, and where nothing is writable we compile without caching rather than fail.
+numba keys each cached kernel to its own source file only, so a kernel that calls into another
+module (``general_batch`` runs ``general.search``, every search inlines ``driver``) would keep
+the callee's old machine code after the callee changed; here every kernel is keyed to all the
+kernel modules' sources together instead.
 This must run before any kernel is decorated, so every kernel module imports ``kernel`` from here.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import tempfile
@@ -48,6 +53,50 @@ def _configure_cache() -> bool:
 
 
 CACHE = _configure_cache()
+
+
+def kernels_stamp() -> bytes:
+    """One digest of every kernel module's source (the files beside this one)."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.digest()
+
+
+def _key_caches_to_every_kernel() -> bool:
+    """Put cache locators in front of numba's own that serve the kernel modules only and
+    stamp their caches with ``kernels_stamp``. numba's locator list is not public API: where
+    it is missing the caches stay keyed per file, as numba makes them. Returns whether the
+    locators are in place."""
+    try:
+        from numba.core import caching
+
+        locators = caching.CacheImpl._locator_classes
+        bases = (caching.UserProvidedCacheLocator, caching.InTreeCacheLocator)
+    except (ImportError, AttributeError):
+        return False
+    folder = Path(__file__).parent.resolve()
+    stamp = kernels_stamp()
+    ours = []
+    for base in bases:
+
+        class KernelsLocator(base):
+            def get_source_stamp(self):
+                return stamp
+
+            @classmethod
+            def from_function(cls, py_func, py_file):
+                if Path(py_file).resolve().parent != folder:
+                    return None  # another library's function: numba's own locators
+                return super().from_function(py_func, py_file)
+
+        ours.append(KernelsLocator)
+    locators[:0] = ours
+    return True
+
+
+KEYED_TO_EVERY_KERNEL = _key_caches_to_every_kernel()
 
 
 def kernel(*args, **options):
