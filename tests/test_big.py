@@ -92,13 +92,14 @@ def test_least_constraining_values_go_first():
 def test_rules_that_wait_for_dead_ends_keep_the_counts(lazy):
     """Singles alone until ``lazy`` dead ends, then the rules: from the root again before a
     first solution, in place after one (the wide counts of the shared file)."""
+    runs = []
+
     def make(board):
         options = G.options_for(board.shape, G.LOCKED | G.SUBSETS, G.WDEG, lazy=lazy)
         search = GeneralSearch(board, options, engine="dfs")
         runs.append(search)
         return search
 
-    runs = []
     check_counts(make, ENTRIES)
     # the rules came on (the depth they run from is a real depth) in some searches, not all
     came_on = [search.iwork[G._I_LAZY, 5] <= search.cells for search in runs]
