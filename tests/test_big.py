@@ -114,6 +114,21 @@ def test_a_root_that_fails_ends_a_lazy_search():
     assert search.run(2) == 0 and search.count == 0 and search.nodes == 1
 
 
+def test_a_big_board_lists_distinct_solutions_through_the_lazy_start():
+    """A 25x25 board with 30% of a solution given has many solutions: the default search
+    (singles first, the rules after a hundred dead ends, least constraining values) resumed
+    after each one yields each once, every one a solution of the board."""
+    _, _, solution = frisch()[0]
+    full = Board.from_line(solution)
+    keep = np.random.default_rng(11).random(full.shape.cells) < 0.3
+    board = Board(np.where(keep, full.cells.reshape(-1), 0).reshape(25, 25), full.shape)
+    found = [b.to_line() for b in sudokit.solutions(board, limit=12)]
+    assert len(found) == len(set(found)) == 12
+    for line in found:
+        assert naive.is_solution(Board.from_line(line).cells.tolist(), board.cells.tolist(), 5, 5)
+    assert sudokit.count(board, limit=12).count == 12
+
+
 @pytest.mark.parametrize("locked", [False, True], ids=["", "locked"])
 @pytest.mark.parametrize("alldiff", [False, True], ids=["", "alldiff"])
 def test_the_learning_kernel_gives_the_reference_counts(locked, alldiff):
