@@ -81,7 +81,7 @@ def plain_values(text: str, size: int, symbols: str | None) -> tuple[np.ndarray,
     the slow path, whose errors say where and why. Parsing a 25x25 board character by
     character in Python costs more than solving most of them."""
     if symbols is None:
-        alphabet = alphabets.infer(size, set(text))
+        alphabet = _inferred(size, frozenset(text))
     else:
         try:
             alphabet = alphabets.check(symbols, size)
@@ -90,9 +90,17 @@ def plain_values(text: str, size: int, symbols: str | None) -> tuple[np.ndarray,
     if alphabet is None or not alphabet.isascii():
         return None
     values = _value_table(alphabet)[np.frombuffer(text.encode("ascii"), dtype=np.uint8)]
-    if (values == _NOT_A_SYMBOL).any():
+    # an inferred alphabet writes every character of the text that is not a blank
+    if symbols is not None and (values == _NOT_A_SYMBOL).any():
         return None
     return values, alphabet
+
+
+@lru_cache(maxsize=256)
+def _inferred(size: int, used: frozenset[str]) -> str | None:
+    """``alphabets.infer``, remembered: a file's boards mostly use the same characters, and
+    inferring costs a third of parsing a 16x16 line."""
+    return alphabets.infer(size, set(used))
 
 
 _NOT_A_SYMBOL = 255
