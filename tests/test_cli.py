@@ -147,6 +147,18 @@ def test_module_entry_point_runs(data_dir):
     assert completed.stdout == (data_dir / "poj3074_sample.out").read_bytes()
 
 
+def test_a_reader_that_stops_early_is_a_broken_pipe_not_an_unsolved_puzzle(tmp_path, data_dir):
+    """``sudokit solve big.txt | head -1``: exit 141 (the shell's code for SIGPIPE), silently."""
+    many = tmp_path / "many.txt"
+    many.write_bytes((data_dir / "poj3074_sample.in").read_bytes().replace(b"end\n", b"") * 1000)
+    with subprocess.Popen([sys.executable, "-m", "sudokit", "solve", str(many)],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        assert len(process.stdout.readline()) == 82
+        process.stdout.close()
+        stderr = process.stderr.read()
+    assert process.returncode == 141 and stderr == b""
+
+
 def test_internal_errors_are_one_line(monkeypatch, capsys, data_dir):
     from sudokit import cli as cli_module
 

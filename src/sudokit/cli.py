@@ -392,6 +392,17 @@ def main(argv: list[str] | None = None) -> None:
 
     try:
         cli.main(args=argv, prog_name="sudokit")
+    except SystemExit as done:
+        # click answers a closed output pipe by exiting 1 quietly, with stdout and stderr
+        # replaced by wrappers that swallow the rest; 1 means "a puzzle had no solution" here
+        if done.code == 1 and "PacifyFlushWrapper" in type(sys.stdout).__name__:
+            sys.exit(ExitCode.BROKEN_PIPE)
+        try:  # the pipe may close after the last write: flush here, not at interpreter exit
+            sys.stdout.flush()
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush
+            sys.exit(ExitCode.BROKEN_PIPE)
+        raise
     except Exception as error:  # click handles its own errors and exits before this
         if os.environ.get("SUDOKIT_DEBUG"):
             raise

@@ -23,6 +23,9 @@ class ExitCode(enum.IntEnum):
     INTERNAL = 70
     #: interrupted by the user
     INTERRUPTED = 130
+    #: the reader of the output went away (``sudokit solve big.txt | head``): 128 + SIGPIPE,
+    #: as the shell reports a command a closed pipe stopped
+    BROKEN_PIPE = 141
 
 
 class FormatError(ValueError):
