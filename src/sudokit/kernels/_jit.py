@@ -72,8 +72,11 @@ def _key_caches_to_every_kernel() -> bool:
     try:
         from numba.core import caching
 
-        locators = caching.CacheImpl._locator_classes
-        bases = (caching.UserProvidedCacheLocator, caching.InTreeCacheLocator)
+        def named(name):  # numba 0.59-0.6x spell these with a leading underscore
+            return getattr(caching, name, None) or getattr(caching, "_" + name)
+
+        locators = named("CacheImpl")._locator_classes
+        bases = (named("UserProvidedCacheLocator"), named("InTreeCacheLocator"))
     except (ImportError, AttributeError):
         return False
     folder = Path(__file__).parent.resolve()
