@@ -80,7 +80,7 @@ import numpy as np
 
 from . import protocol as P
 from ._jit import kernel
-from .driver import backtrack, finish, pause, record, start
+from .driver import backtrack, finish, pause, record, resume, start
 from .bits import popcount, trailing_zeros
 from .lanes import shuffle, vadd_all, veq0, vlane, vload, vnz, vor_all, vpopcnt, vstore, vumin_all
 
@@ -535,11 +535,8 @@ def search(givens, stack, branch_cell, branch_rest, ctl, limit, node_budget, rec
     """
     levels = stack.shape[0] // SLOTS
     node_stop = ctl[P.NODES] + node_budget
-    depth = ctl[P.DEPTH]
-    phase = ctl[P.PHASE]
-    if depth < 0:
-        depth = 0
-        phase = P.PROPAGATE
+    depth, phase, fresh = resume(ctl)
+    if fresh:
         load_givens(givens, stack)
     while True:
         if phase == P.PROPAGATE:

@@ -1,7 +1,7 @@
-"""The bookkeeping every search kernel does the same way under ``protocol``: pausing with a
-code for the caller, backtracking to the nearest choice with alternatives left, finishing,
-and for the batch loops starting a board, recording its result and giving the stack more
-levels. Inlined into each kernel's loop (a call that passes arrays costs numba a reference
+"""The bookkeeping every search kernel does the same way under ``protocol``: beginning or
+resuming, pausing with a code for the caller, backtracking to the nearest choice with
+alternatives left, finishing, and for the batch loops starting a board, recording its result
+and giving the stack more levels. Inlined into each kernel's loop (a call that passes arrays costs numba a reference
 count on each)."""
 
 from __future__ import annotations
@@ -18,6 +18,16 @@ def pause(ctl, depth, phase, code):
     ctl[P.DEPTH] = depth
     ctl[P.PHASE] = phase
     return code
+
+
+@kernel(inline="always")
+def resume(ctl):
+    """Where a search call begins: ``(depth, phase, fresh)`` as the last call paused, or
+    ``(0, PROPAGATE, True)`` for a search not yet begun (``ctl[DEPTH] < 0``), whose givens
+    the caller then loads."""
+    if ctl[P.DEPTH] < 0:
+        return 0, P.PROPAGATE, True
+    return ctl[P.DEPTH], ctl[P.PHASE], False
 
 
 @kernel(inline="always")

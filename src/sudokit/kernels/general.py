@@ -49,7 +49,7 @@ import numpy as np
 
 from . import protocol as P
 from ._jit import kernel
-from .driver import backtrack, finish, pause
+from .driver import backtrack, finish, pause, resume
 from .bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
 from .matching import open_cells, perfect_matching, value_components
 
@@ -829,13 +829,10 @@ def search(
     cells = givens.shape[0]
     mode = options[BRANCH]
     node_stop = ctl[P.NODES] + node_budget
-    depth = ctl[P.DEPTH]
-    phase = ctl[P.PHASE]
+    depth, phase, fresh = resume(ctl)
     empty_in = iwork[_I_QUEUE]
     weights = iwork[_I_WEIGHT]
-    if depth < 0:
-        depth = 0
-        phase = P.PROPAGATE
+    if fresh:
         queued = load_givens(givens, cell_houses, full, stack[0], queue, dirty)
         dirty[:] = ALL_DIRTY
         weights[:] = 1

@@ -72,7 +72,7 @@ import numpy as np
 
 from . import protocol as P
 from ._jit import kernel
-from .driver import backtrack, finish, grown, pause, record, start
+from .driver import backtrack, finish, grown, pause, record, resume, start
 from .bits import trailing_zeros
 
 SIZE = 16
@@ -595,11 +595,8 @@ def search(givens, stack, branch_cell, branch_rest, weight, rules, mode, ctl, li
     # at all of them: the same fixpoint, a little later)
     changed = ALL_VALUES
     node_stop = ctl[P.NODES] + node_budget
-    depth = ctl[P.DEPTH]
-    phase = ctl[P.PHASE]
-    if depth < 0:
-        depth = 0
-        phase = P.PROPAGATE
+    depth, phase, fresh = resume(ctl)
+    if fresh:
         load_givens(givens, stack)
         weight[:] = 3
     while True:

@@ -57,7 +57,7 @@ import numpy as np
 
 from . import protocol as P
 from ._jit import kernel
-from .driver import finish, pause
+from .driver import finish, pause, resume
 from .bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
 from .general import load_givens, propagate
 
@@ -332,11 +332,8 @@ def search(
     size = houses.shape[1]
     cells = givens.shape[0]
     node_stop = ctl[P.NODES] + node_budget
-    depth = ctl[P.DEPTH]
-    phase = ctl[P.PHASE]
-    if depth < 0:
-        depth = 0
-        phase = P.PROPAGATE
+    depth, phase, fresh = resume(ctl)
+    if fresh:
         dual_init(weights, cell_houses, lam, red)
         queued = load_givens(givens, cell_houses, full, stack[0], queue, dirty)
     else:
