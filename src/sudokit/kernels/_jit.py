@@ -126,10 +126,14 @@ def will_compile(dispatcher) -> bool:
 
 def notify_compile(*dispatchers, what: str = "the search kernel") -> None:
     """Say on stderr, once per process, that a first-run compile is under way."""
-    if what in _noticed or os.environ.get("SUDOKIT_QUIET"):
+    if what in _noticed:
+        return
+    # asked once: a kernel found compiled or cached now stays so, and looking again cost a
+    # quarter of the Python side of an easy 16x16 solve
+    _noticed.add(what)
+    if os.environ.get("SUDOKIT_QUIET"):
         return
     if any(will_compile(dispatcher) for dispatcher in dispatchers):
-        _noticed.add(what)
         print(
             f"sudokit: compiling {what} (first run only, this takes a few seconds)...",
             file=sys.stderr,
