@@ -37,7 +37,9 @@ State lives in caller-owned arrays (see ``new_state``), so the search is resumab
                  house groups: bit j for the house's j-th cell)
     lits         the learnt clauses' literals, back to back; clause k is
                  lits[start[k] : start[k] + size[k]], its watched literals first
-    whead[l]     the first watch node of literal l; wnext / wclause: the nodes' links
+    whead[l]     the first watch node of literal l; wnext[node] the next one, wclause[node]
+                 its clause, plus 2**32 times a *blocker*: a literal of that clause, which when
+                 true spares looking at the clause (MiniSat's trick)
     st, fl       integer and float scalars (the S_* and F_* slots)
 """
 
@@ -61,7 +63,6 @@ S_LEVEL = 2  #: decision level
 S_CLAUSES = 3  #: clauses in the pool, deleted ones included
 S_LITS = 4  #: literals used in the pool
 S_WATCHES = 5  #: watch nodes used
-S_FREE = 6  #: first free watch node, -1 if none
 S_CONFLICTS = 7
 S_RESTART_AT = 8  #: the conflict count of the next restart
 S_RESTARTS = 9
@@ -122,7 +123,7 @@ def new_state(cells: int, size: int, houses: np.ndarray) -> dict[str, np.ndarray
         "lits": np.zeros(lit_cap, dtype=np.int32),
         "whead": np.full(2 * variables, -1, dtype=np.int32),
         "wnext": np.zeros(watch_cap, dtype=np.int32),
-        "wclause": np.zeros(watch_cap, dtype=np.int32),
+        "wclause": np.zeros(watch_cap, dtype=np.int64),
         "hdirty": np.ones(houses.shape[0], dtype=np.uint8),
         "xlits": np.zeros(1 << 16, dtype=np.int32),
         "xlim": np.zeros(cells + 2, dtype=np.int64),
@@ -229,8 +230,7 @@ def _lit_value(lit, assign):
 
 @kernel
 def _propagate(n, cells, houses, cell_houses, pos, ix_house, ix_mask, ix_at, assign, level,
-               reason, trail, mask, lits, start, csize, flags, whead, wnext, wclause, hdirty,
-               st):
+               reason, trail, mask, lits, start, csize, whead, wnext, wclause, hdirty, st):
     """Everything the trail implies. Returns False at a conflict (kept in st[S_CONFLICT])."""
     variables = assign.shape[0]
     groups = mask.shape[0]
@@ -325,22 +325,20 @@ def _propagate(n, cells, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ass
         node = whead[false_lit]
         while node >= 0:
             following = wnext[node]
-            clause = wclause[node]
-            if flags[clause] & 1:  # deleted: drop the watch, free the node
-                if prev < 0:
-                    whead[false_lit] = following
-                else:
-                    wnext[prev] = following
-                wnext[node] = st[S_FREE]
-                st[S_FREE] = node
+            packed = wclause[node]
+            blocker = packed >> 32
+            if assign[blocker >> 1] == 1 + (blocker & 1):  # satisfied: the clause stays cold
+                prev = node
                 node = following
                 continue
+            clause = packed & 0xFFFFFFFF
             s = start[clause]
             if lits[s] == false_lit:
                 lits[s] = lits[s + 1]
                 lits[s + 1] = false_lit
             first = lits[s]
-            if assign[first >> 1] == 1 + (first & 1):  # satisfied
+            if assign[first >> 1] == 1 + (first & 1):  # satisfied: remember by what
+                wclause[node] = (np.int64(first) << 32) | clause
                 prev = node
                 node = following
                 continue
@@ -355,6 +353,7 @@ def _propagate(n, cells, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ass
                     else:
                         wnext[prev] = following
                     wnext[node] = whead[other]
+                    wclause[node] = (np.int64(first) << 32) | clause
                     whead[other] = node
                     moved = True
                     break
@@ -376,14 +375,10 @@ def _propagate(n, cells, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ass
 
 
 @kernel(inline="always")
-def _watch(lit, clause, whead, wnext, wclause, st):
-    node = st[S_FREE]
-    if node >= 0:
-        st[S_FREE] = wnext[node]
-    else:
-        node = st[S_WATCHES]
-        st[S_WATCHES] += 1
-    wclause[node] = clause
+def _watch(lit, clause, blocker, whead, wnext, wclause, st):
+    node = st[S_WATCHES]
+    st[S_WATCHES] += 1
+    wclause[node] = (np.int64(blocker) << 32) | clause
     wnext[node] = whead[lit]
     whead[lit] = node
 
@@ -798,8 +793,8 @@ def _add_clause(learnt, size, lbd, keep, lits, start, csize, cact, flags, lbds, 
     flags[clause] = 2 if keep else 0
     if not keep:
         st[S_LEARNT] += 1
-    _watch(learnt[0], clause, whead, wnext, wclause, st)
-    _watch(learnt[1], clause, whead, wnext, wclause, st)
+    _watch(learnt[0], clause, learnt[1], whead, wnext, wclause, st)
+    _watch(learnt[1], clause, learnt[0], whead, wnext, wclause, st)
     return clause
 
 
@@ -830,7 +825,6 @@ def _reduce(assign, reason, lits, start, csize, cact, flags, lbds, whead, wnext,
             reason[x] = NO_REASON
     whead[:] = -1
     st[S_WATCHES] = 0
-    st[S_FREE] = -1
     kept = 0
     used = 0
     learnt_alive = 0
@@ -857,8 +851,8 @@ def _reduce(assign, reason, lits, start, csize, cact, flags, lbds, whead, wnext,
         flags[kept] = flags[k]
         if flags[k] == 0:
             learnt_alive += 1
-        _watch(lits[used], kept, whead, wnext, wclause, st)
-        _watch(lits[used + 1], kept, whead, wnext, wclause, st)
+        _watch(lits[used], kept, lits[used + 1], whead, wnext, wclause, st)
+        _watch(lits[used + 1], kept, lits[used], whead, wnext, wclause, st)
         used += size
         kept += 1
     st[S_CLAUSES] = kept
@@ -903,7 +897,6 @@ def search(givens, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ctl, limi
     iwork = np.empty((5, 64), dtype=np.int64)
     if st[S_STARTED] == 0:
         st[S_STARTED] = 1
-        st[S_FREE] = -1
         if st[S_UNIT] == 0:
             st[S_UNIT] = RESTART_UNIT
         if st[S_KEEP] == 0:
@@ -928,7 +921,7 @@ def search(givens, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ctl, limi
                     _set_true(x, NO_REASON, assign, level, reason, trail, st)
                     if not _propagate(n, cells, houses, cell_houses, pos, ix_house, ix_mask,
                                       ix_at, assign, level, reason, trail, mask, lits, start, csize,
-                                      flags, whead, wnext, wclause, hdirty, st):
+                                      whead, wnext, wclause, hdirty, st):
                         st[S_UNSAT] = 1
                         break
         ctl[P.NODES] += 1
@@ -966,8 +959,8 @@ def search(givens, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ctl, limi
                 or st[S_WATCHES] + 2 >= wnext.shape[0] or st[S_XTOP] + 4 * n * n >= xlits.shape[0]):
             return P.STACK_FULL
         ok = _propagate(n, cells, houses, cell_houses, pos, ix_house, ix_mask, ix_at, assign, level,
-                        reason, trail, mask, lits, start, csize, flags, whead, wnext, wclause,
-                        hdirty, st)
+                        reason, trail, mask, lits, start, csize, whead, wnext, wclause, hdirty,
+                        st)
         if ok and st[S_GAC]:
             pruned = _gac(n, cells, houses, cell_houses, pos, assign, level, reason, trail, mask,
                           hdirty, xlits, st, work, iwork)
