@@ -168,9 +168,11 @@ class Search:
         return Board._trusted(self.out.copy(), self.board.shape, self.board.symbols)
 
     def step(self, limit: int, node_budget: int, record_at: int) -> int:
-        """One kernel call, growing the stack as needed; returns DONE, LIMIT or BUDGET."""
+        """One kernel call, growing the stack as needed; returns DONE, LIMIT or BUDGET. The
+        calls after a growth get what is left of ``node_budget``, not all of it again."""
+        stop = self.nodes + node_budget
         while True:
-            code = self._call(limit, node_budget, record_at)
+            code = self._call(limit, max(stop - self.nodes, 0), record_at)
             if code != P.STACK_FULL:
                 return int(code)
             self._grow()
