@@ -198,14 +198,28 @@ def _set_true(x, reason_code, assign, level, reason, trail, st):
 
 
 @kernel(inline="always")
-def _set_false(x, reason_code, n, cells, cell_houses, pos, assign, level, reason, trail, mask, st):
+def _magic(n):
+    """The multiplier that divides a variable by ``n`` (see ``_cell_of``)."""
+    return (np.int64(1) << 40) // n + 1
+
+
+@kernel(inline="always")
+def _cell_of(x, magic):
+    """``x // n`` for a variable x (``magic`` is ``_magic(n)``): exact below 2**40 / n, and a
+    board has at most 2**18 variables. A division costs tens of cycles, and it ran at every
+    assignment, its propagation and its undoing."""
+    return (np.int64(x) * magic) >> 40
+
+
+@kernel(inline="always")
+def _set_false(x, cell, v, reason_code, n, cells, cell_houses, pos, assign, level, reason, trail,
+               mask, st):
+    """Variable x (cell ``cell``, value ``v``) false, with its groups' masks."""
     assign[x] = FALSE
     level[x] = st[S_LEVEL]
     reason[x] = reason_code
     trail[st[S_TRAIL]] = x
     st[S_TRAIL] += 1
-    cell = x // n
-    v = x % n
     mask[cell] &= ~(ONE << np.uint64(v))
     for k in range(cell_houses.shape[1]):
         house = cell_houses[cell, k]
@@ -237,23 +251,26 @@ def _propagate(n, cells, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ass
     span = ix_house.shape[1]
     locks = variables + groups  # reason codes of locked candidates start here
     base = locks + groups * span  # and of clauses here
+    magic = _magic(n)
     while st[S_QHEAD] < st[S_TRAIL]:
         x = trail[st[S_QHEAD]]
         st[S_QHEAD] += 1
-        cell = x // n
-        v = x % n
+        cell = _cell_of(x, magic)
+        v = x - cell * n
         if assign[x] == TRUE:
             # every other member of x's groups turns false
             others = mask[cell] & ~(ONE << np.uint64(v))
             while others:
                 bit = lowest_bit(others)
                 others ^= bit
-                y = cell * n + trailing_zeros(bit)
+                w = trailing_zeros(bit)
+                y = cell * n + w
                 if assign[y] == TRUE:
                     st[S_CONFLICT] = x
                     st[S_CONFLICT2] = y
                     return False
-                _set_false(y, x, n, cells, cell_houses, pos, assign, level, reason, trail, mask, st)
+                _set_false(y, cell, w, x, n, cells, cell_houses, pos, assign, level, reason, trail,
+                           mask, st)
             for k in range(cell_houses.shape[1]):
                 house = cell_houses[cell, k]
                 if house < 0:
@@ -262,12 +279,14 @@ def _propagate(n, cells, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ass
                 while others:
                     bit = lowest_bit(others)
                     others ^= bit
-                    y = houses[house, trailing_zeros(bit)] * n + v
+                    peer = houses[house, trailing_zeros(bit)]
+                    y = peer * n + v
                     if assign[y] == TRUE:
                         st[S_CONFLICT] = x
                         st[S_CONFLICT2] = y
                         return False
-                    _set_false(y, x, n, cells, cell_houses, pos, assign, level, reason, trail, mask, st)
+                    _set_false(y, peer, v, x, n, cells, cell_houses, pos, assign, level, reason,
+                               trail, mask, st)
             false_lit = 2 * x + 1
         else:
             # a group of x with one member left turns it true; with none, a dead end
@@ -310,12 +329,14 @@ def _propagate(n, cells, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ass
                     while targets:
                         bit = lowest_bit(targets)
                         targets ^= bit
-                        y = houses[other, trailing_zeros(bit)] * n + v
+                        peer = houses[other, trailing_zeros(bit)]
+                        y = peer * n + v
                         if assign[y] == TRUE:
                             st[S_CONFLICT] = code
                             st[S_CONFLICT2] = -2 - y
                             return False
-                        _set_false(y, code, n, cells, cell_houses, pos, assign, level, reason, trail, mask, st)
+                        _set_false(y, peer, v, code, n, cells, cell_houses, pos, assign, level,
+                                   reason, trail, mask, st)
             false_lit = 2 * x
         # learnt clauses watching the literal that just turned false (helpers written out:
         # numba counts references on every array passed to a call, which cost more here
@@ -368,7 +389,9 @@ def _propagate(n, cells, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ass
                 return False
             y = first >> 1
             if first & 1:
-                _set_false(y, base + clause, n, cells, cell_houses, pos, assign, level, reason, trail, mask, st)
+                cell = _cell_of(y, magic)
+                _set_false(y, cell, y - cell * n, base + clause, n, cells, cell_houses, pos, assign,
+                           level, reason, trail, mask, st)
             else:
                 _set_true(y, base + clause, assign, level, reason, trail, st)
     return True
@@ -478,8 +501,8 @@ def _gac(n, cells, houses, cell_houses, pos, assign, level, reason, trail, mask,
                     size = _explain_cell(other, every & ~hall, n, level, xlits, at, size)
                 xlits[at] = size
                 st[S_XTOP] = at + 1 + size
-                _set_false(cell * n + w, -2 - at, n, cells, cell_houses, pos, assign, level,
-                           reason, trail, mask, st)
+                _set_false(cell * n + w, cell, w, -2 - at, n, cells, cell_houses, pos, assign,
+                           level, reason, trail, mask, st)
                 pruned = 1
     return pruned
 
@@ -553,11 +576,12 @@ def _backtrack(to_level, n, cells, cell_houses, pos, assign, trail, lim, xlim, m
         return
     stop = lim[to_level + 1]
     st[S_XTOP] = xlim[to_level + 1]
+    magic = _magic(n)
     for i in range(st[S_TRAIL] - 1, stop - 1, -1):
         x = trail[i]
         if assign[x] == FALSE:
-            cell = x // n
-            v = x % n
+            cell = _cell_of(x, magic)
+            v = x - cell * n
             mask[cell] |= ONE << np.uint64(v)
             for k in range(cell_houses.shape[1]):
                 house = cell_houses[cell, k]
@@ -890,6 +914,7 @@ def search(givens, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ctl, limi
     cells = givens.shape[0]
     variables = cells * n
     node_stop = ctl[P.NODES] + node_budget
+    magic = _magic(n)
     learnt = buffer  # the clause being learnt, or a blocking clause
     clause_base = variables + mask.shape[0] * (1 + ix_house.shape[1])
     scratch = np.empty(variables + 1, dtype=np.int32)
@@ -948,12 +973,16 @@ def search(givens, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ctl, limi
             _backtrack(size - 1, n, cells, cell_houses, pos, assign, trail, lim, xlim, mask, heap,
                        where, activity, st)
             if size == 1:
-                _set_false(learnt[0] >> 1, NO_REASON, n, cells, cell_houses, pos, assign,
+                y = learnt[0] >> 1
+                cell = _cell_of(y, magic)
+                _set_false(y, cell, y - cell * n, NO_REASON, n, cells, cell_houses, pos, assign,
                            level, reason, trail, mask, st)
             else:
                 clause = _add_clause(learnt, size, size, True, lits, start, csize, cact, flags,
                                      lbds, whead, wnext, wclause, st, fl)
-                _set_false(learnt[0] >> 1, clause_base + clause, n, cells,
+                y = learnt[0] >> 1
+                cell = _cell_of(y, magic)
+                _set_false(y, cell, y - cell * n, clause_base + clause, n, cells,
                            cell_houses, pos, assign, level, reason, trail, mask, st)
         if (st[S_LITS] + variables + 1 >= lits.shape[0] or st[S_CLAUSES] + 1 >= start.shape[0]
                 or st[S_WATCHES] + 2 >= wnext.shape[0] or st[S_XTOP] + 4 * n * n >= xlits.shape[0]):
@@ -985,8 +1014,10 @@ def search(givens, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ctl, limi
                                      lbds, whead, wnext, wclause, st, fl)
                 code = clause_base + clause
             if first & 1:
-                _set_false(first >> 1, code, n, cells, cell_houses, pos, assign, level, reason,
-                           trail, mask, st)
+                y = first >> 1
+                cell = _cell_of(y, magic)
+                _set_false(y, cell, y - cell * n, code, n, cells, cell_houses, pos, assign, level,
+                           reason, trail, mask, st)
             else:
                 _set_true(first >> 1, code, assign, level, reason, trail, st)
             fl[F_CLAUSE_INC] *= 1.001
