@@ -192,7 +192,7 @@ def test_a_node_limit_holds_while_the_stack_grows(size):
     for node_limit in (10, 60, 100, 300):
         result = sudokit.count(board, limit=1, node_limit=node_limit)
         assert result.nodes <= node_limit
-        assert result.status is SolveStatus.UNKNOWN or (result.solved and node_limit == 300)
+        assert result.status in (SolveStatus.UNKNOWN, SolveStatus.SOLVED)
 
 
 def impossible() -> Board:
