@@ -388,82 +388,75 @@ def _locked(cand, cell_houses, height, width, queue, dirty, work):
             box_twice[size + box] = twice
     # then each segment's removals, written out once here: an inlined helper that takes
     # arrays and loops costs numba an atomic reference count per array and call (the Frisch
-    # variants 3-4% faster without); counters stand in for divisions, which cost as much
+    # variants 3-4% faster without); the loops count bands and stacks rather than divide,
+    # which costs as much
     tail = 0
     changed = ZERO
-    line = 0  # the segment's row r, then (column segments) its column c
-    k = 0  # its box column (row segments) or box row (column segments)
-    first = 0  # the first line of its band (rows) or stack (columns)
-    stack = 0  # for column segments, first // width
-    for s in range(n_rows + size * width):
-        if s == n_rows:
-            line = 0
-            k = 0
-            first = 0
-        if s < n_rows:  # row r = line, box column k, in box first + k
-            box = first + k
-            line_has = line_twice[line]
-            box_has = box_twice[box]
-            span = width  # the cells of a segment, along the line
-            step = 1
-            claim_start = first * size + k * width  # the box's rows but this one
-            claim_stride = size
-            point_start = line * size  # the row's box columns but this one
-            point_stride = width
-            lines_in_box = height
-            boxes_on_line = height
-        else:  # column c = line, box row k, in box k * height + stack
-            box = k * height + stack
-            line_has = line_twice[size + line]
-            box_has = box_twice[size + box]
-            span = height
-            step = size
-            claim_start = k * height * size + first  # the box's columns but this one
-            claim_stride = 1
-            point_start = line  # the column's box rows but this one
-            point_stride = height * size
-            lines_in_box = width
-            boxes_on_line = width
-        mask = seg[s]
-        for pointing in range(2):
-            if pointing:  # in one box of its line: leave the line's other boxes
-                values = mask & ~box_has & line_has
-                begin, stride, parts, own = point_start, point_stride, boxes_on_line, k
-                blame = line if s < n_rows else size + line
-            else:  # in one line of its box: leave the box's other lines
-                values = mask & ~line_has & box_has
-                begin, stride, parts, own = claim_start, claim_stride, lines_in_box, line - first
-                blame = 2 * size + box
-            if values == ZERO:
-                continue
-            for part in range(parts):
-                if part == own:
-                    continue
-                for t in range(span):
-                    cell = begin + part * stride + t * step
-                    old = cand[cell]
-                    if (old & values) == ZERO:
-                        continue
-                    old &= ~values
-                    cand[cell] = old
-                    if old == ZERO:
-                        return _blame(work, blame)
-                    if (old & (old - ONE)) == ZERO:
-                        queue[tail] = cell
-                        tail += 1
-                    for e in range(cell_houses.shape[1]):
-                        house = cell_houses[cell, e]
-                        if house < 0:
-                            break
-                        dirty[house] |= ALL_DIRTY
-                    changed = ONE
-        k += 1  # the next segment along the line
-        if k == (height if s < n_rows else width):
-            k = 0
-            line += 1
-            if line - first == (height if s < n_rows else width):
+    s = 0  # the segment: the row segments in order, then the column segments
+    for columns in range(2):
+        along = width if columns else height  # a line's segments, and a band's (stack's) lines
+        first = 0  # the first line of the band (stack)
+        group = 0  # the band (stack)
+        for line in range(size):
+            if line - first == along:
                 first = line
-                stack += 1 if s >= n_rows else 0
+                group += 1
+            for k in range(along):
+                if columns:  # column c = line, box row k
+                    box = k * height + group
+                    line_house = size + line
+                    line_has = line_twice[line_house]
+                    box_has = box_twice[size + box]
+                    span = height  # the cells of a segment, along its line
+                    step = size
+                    claim_start = k * height * size + first  # the box's columns but this one
+                    claim_stride = 1
+                    point_start = line  # the column's box rows but this one
+                    point_stride = height * size
+                else:  # row r = line, box column k
+                    box = group * height + k
+                    line_house = line
+                    line_has = line_twice[line_house]
+                    box_has = box_twice[box]
+                    span = width
+                    step = 1
+                    claim_start = first * size + k * width  # the box's rows but this one
+                    claim_stride = size
+                    point_start = line * size  # the row's box columns but this one
+                    point_stride = width
+                mask = seg[s]
+                s += 1
+                for pointing in range(2):
+                    if pointing:  # in one box of its line: leave the line's other boxes
+                        values = mask & ~box_has & line_has
+                        begin, stride, own, blame = point_start, point_stride, k, line_house
+                    else:  # in one line of its box: leave the box's other lines
+                        values = mask & ~line_has & box_has
+                        begin, stride, own = claim_start, claim_stride, line - first
+                        blame = 2 * size + box
+                    if values == ZERO:
+                        continue
+                    for part in range(along):
+                        if part == own:
+                            continue
+                        for t in range(span):
+                            cell = begin + part * stride + t * step
+                            old = cand[cell]
+                            if (old & values) == ZERO:
+                                continue
+                            old &= ~values
+                            cand[cell] = old
+                            if old == ZERO:
+                                return _blame(work, blame)
+                            if (old & (old - ONE)) == ZERO:
+                                queue[tail] = cell
+                                tail += 1
+                            for e in range(cell_houses.shape[1]):
+                                house = cell_houses[cell, e]
+                                if house < 0:
+                                    break
+                                dirty[house] |= ALL_DIRTY
+                            changed = ONE
     work[_W_FLAG, 0] = changed
     return tail
 
