@@ -199,16 +199,18 @@ def _set_true(x, reason_code, assign, level, reason, trail, st):
 
 @kernel(inline="always")
 def _magic(n):
-    """The multiplier that divides a variable by ``n`` (see ``_cell_of``)."""
+    """The multiplier that divides a variable by ``n`` (see ``_split``)."""
     return (np.int64(1) << 40) // n + 1
 
 
 @kernel(inline="always")
-def _cell_of(x, magic):
-    """``x // n`` for a variable x (``magic`` is ``_magic(n)``): exact below 2**40 / n, and a
-    board has at most 2**18 variables. A division costs tens of cycles, and it ran at every
-    assignment, its propagation and its undoing."""
-    return (np.int64(x) * magic) >> 40
+def _split(x, n, magic):
+    """Variable x's cell and value, ``divmod(x, n)`` by a multiplication (``magic`` is
+    ``_magic(n)``): exact below 2**40 / n, and a board has at most 2**18 variables. A
+    division costs tens of cycles, and it ran at every assignment, its propagation and its
+    undoing."""
+    cell = (np.int64(x) * magic) >> 40
+    return cell, x - cell * n
 
 
 @kernel(inline="always")
@@ -255,8 +257,7 @@ def _propagate(n, cells, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ass
     while st[S_QHEAD] < st[S_TRAIL]:
         x = trail[st[S_QHEAD]]
         st[S_QHEAD] += 1
-        cell = _cell_of(x, magic)
-        v = x - cell * n
+        cell, v = _split(x, n, magic)
         if assign[x] == TRUE:
             # every other member of x's groups turns false
             others = mask[cell] & ~(ONE << np.uint64(v))
@@ -389,8 +390,8 @@ def _propagate(n, cells, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ass
                 return False
             y = first >> 1
             if first & 1:
-                cell = _cell_of(y, magic)
-                _set_false(y, cell, y - cell * n, base + clause, n, cells, cell_houses, pos, assign,
+                cell, v = _split(y, n, magic)
+                _set_false(y, cell, v, base + clause, n, cells, cell_houses, pos, assign,
                            level, reason, trail, mask, st)
             else:
                 _set_true(y, base + clause, assign, level, reason, trail, st)
@@ -580,8 +581,7 @@ def _backtrack(to_level, n, cells, cell_houses, pos, assign, trail, lim, xlim, m
     for i in range(st[S_TRAIL] - 1, stop - 1, -1):
         x = trail[i]
         if assign[x] == FALSE:
-            cell = _cell_of(x, magic)
-            v = x - cell * n
+            cell, v = _split(x, n, magic)
             mask[cell] |= ONE << np.uint64(v)
             for k in range(cell_houses.shape[1]):
                 house = cell_houses[cell, k]
@@ -974,15 +974,15 @@ def search(givens, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ctl, limi
                        where, activity, st)
             if size == 1:
                 y = learnt[0] >> 1
-                cell = _cell_of(y, magic)
-                _set_false(y, cell, y - cell * n, NO_REASON, n, cells, cell_houses, pos, assign,
+                cell, v = _split(y, n, magic)
+                _set_false(y, cell, v, NO_REASON, n, cells, cell_houses, pos, assign,
                            level, reason, trail, mask, st)
             else:
                 clause = _add_clause(learnt, size, size, True, lits, start, csize, cact, flags,
                                      lbds, whead, wnext, wclause, st, fl)
                 y = learnt[0] >> 1
-                cell = _cell_of(y, magic)
-                _set_false(y, cell, y - cell * n, clause_base + clause, n, cells,
+                cell, v = _split(y, n, magic)
+                _set_false(y, cell, v, clause_base + clause, n, cells,
                            cell_houses, pos, assign, level, reason, trail, mask, st)
         if (st[S_LITS] + variables + 1 >= lits.shape[0] or st[S_CLAUSES] + 1 >= start.shape[0]
                 or st[S_WATCHES] + 2 >= wnext.shape[0] or st[S_XTOP] + 4 * n * n >= xlits.shape[0]):
@@ -1015,8 +1015,8 @@ def search(givens, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ctl, limi
                 code = clause_base + clause
             if first & 1:
                 y = first >> 1
-                cell = _cell_of(y, magic)
-                _set_false(y, cell, y - cell * n, code, n, cells, cell_houses, pos, assign, level,
+                cell, v = _split(y, n, magic)
+                _set_false(y, cell, v, code, n, cells, cell_houses, pos, assign, level,
                            reason, trail, mask, st)
             else:
                 _set_true(first >> 1, code, assign, level, reason, trail, st)
