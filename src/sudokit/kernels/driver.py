@@ -1,8 +1,8 @@
 """The bookkeeping every search kernel does the same way under ``protocol``: beginning or
 resuming, pausing with a code for the caller, backtracking to the nearest choice with
 alternatives left, finishing, and for the batch loops starting a board, recording its result
-and giving the stack more levels. Inlined into each kernel's loop (a call that passes arrays costs numba a reference
-count on each)."""
+and giving the stack more levels. Inlined into each kernel's loop (a call that passes arrays
+costs numba a reference count on each)."""
 
 from __future__ import annotations
 

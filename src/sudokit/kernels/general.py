@@ -133,11 +133,12 @@ def default_options(houses, options):
     the fewest of every branching (``benchmarks/big.py --switches`` measures them all).
     There the rules wait for ``LAZY_START`` dead ends below the root: a puzzle with many
     solutions dives to one on singles at a third of the cost a node (misc_25x25_multi
-    1.5x-1.6x faster), and one that keeps failing starts again from the root with the rules and fresh
-    conflict weights, the search it would have made without the wait. A cell's values go
-    least constraining first (the one its houses' other cells hold least): on random 25x25
-    boards with 25% to 45% givens 1.35x faster, misc_25x25_multi 1.4x, the generated 49x49
-    boards 4.6x, where increasing order wins only on the Frisch variants (1.4x-1.7x).
+    1.5x-1.6x faster), and one that keeps failing starts again from the root with the rules
+    and fresh conflict weights, the search it would have made without the wait. A cell's
+    values go least constraining first (the one its houses' other cells hold least): on
+    random 25x25 boards with 25% to 45% givens 1.35x faster, misc_25x25_multi 1.4x, the
+    generated 49x49 boards 4.6x, where increasing order wins only on the Frisch variants
+    (1.4x-1.7x).
     """
     size = houses.shape[1]
     width = 0  # the cells of box 0 (house 2n) in row 0
