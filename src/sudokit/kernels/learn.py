@@ -89,8 +89,10 @@ F_SIZE = 4
 #: V + g: true because every other member of group g is false; V + G + k: learnt clause k
 NO_REASON = -1
 
-#: restarts follow the Luby sequence in units of this many conflicts
-RESTART_UNIT = 100
+#: restarts follow the Luby sequence in units of this many conflicts: with merged clauses,
+#: 1000 against 100 took the sixteen Frisch puzzles (first 600k nodes each) from 66 to 50 s,
+#: and shuffled copies of them from 76 to 58 s
+RESTART_UNIT = 1000
 #: learnt clauses kept at first; the allowance grows by a tenth at every reduction
 FIRST_MAX_LEARNT = 2000
 
@@ -768,6 +770,37 @@ def _analyse(n, cells, houses, ix_house, ix_mask, assign, level, reason, trail, 
             seen[lit >> 1] = 0
             learnt[kept] = lit
             kept += 1
+    size = kept
+    # merging: two or more literals "y" of an earlier level, each y false because one same
+    # variable z went true (a placement takes its value from the peers and the cell's other
+    # values), become the one literal "not z", which resolving with the binary reasons
+    # "z -> not y" gives. A placement shows up in a clause through many of its eliminations,
+    # so clauses get much shorter: on the sixteen Frisch puzzles (first 600k nodes each)
+    # 61 -> 47 usec a conflict, and with fewer conflicts, 90 -> 66 s over the sixteen
+    # (``seen`` counts the literals of each z, capped at 2, and marks a z once written)
+    for i in range(1, size):
+        lit = learnt[i]
+        code = reason[lit >> 1]
+        if (lit & 1) == 0 and 0 <= code < variables and seen[code] < 2:
+            seen[code] += 1
+    kept = 1
+    for i in range(1, size):
+        lit = learnt[i]
+        code = reason[lit >> 1]
+        if (lit & 1) == 0 and 0 <= code < variables and seen[code] >= 2:
+            if seen[code] == 2:
+                seen[code] = 3
+                learnt[kept] = 2 * code + 1
+                kept += 1
+            continue
+        learnt[kept] = lit
+        kept += 1
+    for i in range(1, kept):  # every counter back to zero: each z is a kept literal's reason
+        y = learnt[i] >> 1
+        seen[y] = 0
+        code = reason[y]
+        if 0 <= code < variables:
+            seen[code] = 0
     size = kept
     # backjump to the deepest level but the current one; it becomes the second watch
     back = 0
