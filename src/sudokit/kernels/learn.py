@@ -19,8 +19,10 @@ true: the values of a cell (group ``cell``), or the places of a value in a house
 
 plus the learnt clauses, two watched literals each. Every assignment records its *reason*,
 which conflict analysis walks back (first unique implication point, with local
-minimisation). Decisions set the most active variable true (VSIDS); restarts follow the Luby
-sequence and drop the least useful half of the learnt clauses (by literal block distance).
+minimisation, then the literals that one earlier placement made false merged into that
+placement's negation). Decisions set the most active variable true (VSIDS); restarts follow
+the Luby sequence and drop the least useful half of the learnt clauses (by literal block
+distance).
 
 Counting: a solution is blocked by a kept clause "not all of these decisions", so the next
 one found is another; when no decision is left the count is exact. Each solution costs a
