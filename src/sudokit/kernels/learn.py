@@ -1013,17 +1013,15 @@ def search(givens, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ctl, limi
             _backtrack(size - 1, n, cells, cell_houses, pos, assign, trail, lim, xlim, mask, heap,
                        where, activity, st)
             if size == 1:
-                y = learnt[0] >> 1
-                cell, v = _split(y, n, magic)
-                _set_false(y, cell, v, NO_REASON, n, cells, cell_houses, pos, assign,
-                           level, reason, trail, mask, st)
+                code = NO_REASON
             else:
                 clause = _add_clause(learnt, size, size, True, lits, start, csize, cact, flags,
                                      lbds, whead, wnext, wclause, st, fl)
-                y = learnt[0] >> 1
-                cell, v = _split(y, n, magic)
-                _set_false(y, cell, v, clause_base + clause, n, cells,
-                           cell_houses, pos, assign, level, reason, trail, mask, st)
+                code = clause_base + clause
+            y = learnt[0] >> 1
+            cell, v = _split(y, n, magic)
+            _set_false(y, cell, v, code, n, cells, cell_houses, pos, assign, level, reason,
+                       trail, mask, st)
         if (st[S_LITS] + variables + 1 >= lits.shape[0] or st[S_CLAUSES] + 1 >= start.shape[0]
                 or st[S_WATCHES] + 2 >= wnext.shape[0] or st[S_XTOP] + 4 * n * n >= xlits.shape[0]):
             return P.STACK_FULL
