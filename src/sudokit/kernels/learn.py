@@ -802,7 +802,9 @@ def _analyse(n, cells, houses, ix_house, ix_mask, assign, level, reason, trail, 
             continue
         learnt[kept] = lit
         kept += 1
-    for i in range(1, kept):  # every counter back to zero: each z is a kept literal's reason
+    # every counter back to zero: a counted z is now a literal of the clause ("not z") or the
+    # reason of the one literal it counted
+    for i in range(1, kept):
         y = learnt[i] >> 1
         seen[y] = 0
         code = reason[y]
