@@ -158,6 +158,28 @@ def test_the_learning_kernel_gives_the_reference_counts(locked, alldiff):
     check_counts(make, SOME)
 
 
+def test_the_all_different_filter_asks_for_room_and_goes_on():
+    """With room for one explanation at first, the learning kernel's all-different filter runs
+    out of room mid-house again and again (it asks for more, then filters on before any
+    decision): the counts stay the reference's."""
+    from sudokit.kernels import learn
+
+    grown = 0
+    for entry in SOME:
+        board = Board.from_line(entry.puzzle)
+        if not board.status().valid:
+            continue
+        search = GeneralSearch(board, engine="learn")
+        search.learner = learn.Learner(search.givens, search.houses, search.cell_houses,
+                                       board.size, alldiff=True)
+        first = board.size**2 + 2
+        search.learner.state["xlits"] = np.zeros(first, dtype=np.int32)
+        search.run(entry.count + 1)
+        assert search.count == entry.count, entry.puzzle
+        grown += len(search.learner.state["xlits"]) > first
+    assert grown >= 10
+
+
 def test_the_learning_kernel_lists_every_solution_once():
     """Resumed after each solution (the lazy iterator's way), it finds each exactly once."""
     for entry in [e for e in SOME if 2 <= e.count <= 40][:6]:

@@ -437,7 +437,10 @@ def _gac(n, cells, houses, cell_houses, pos, assign, level, reason, trail, mask,
          st, work, iwork):
     """Regin's all-different filter (``matching.py``) on every house whose masks
     changed, at the fixpoint of unit propagation. Returns 1 when it removed a value (to
-    propagate again), 0 when there was nothing to remove, -1 at a conflict (``st``).
+    propagate again), 0 when there was nothing to remove, -1 at a conflict (``st``), 2 when
+    ``xlits`` has no room left for its explanations (the houses not filtered yet stay
+    marked; grow it and call again before any decision, or a house's dead end could come to
+    light levels below the choices that caused it, where conflict analysis cannot start).
 
     Each removal is explained as a clause kept in ``xlits`` (cleared on backtrack with the
     trail): value w leaves cell c because the cells matched to the values reachable from w
@@ -456,13 +459,11 @@ def _gac(n, cells, houses, cell_houses, pos, assign, level, reason, trail, mask,
     parent = iwork[3]
     bfs = iwork[4]
     every = (ONE << np.uint64(n)) - ONE
-    room = xlits.shape[0] - 2 * n * n  # stop filtering before the explanations overflow
+    room = xlits.shape[0] - n * n - 1  # where an explanation might not fit any more
     pruned = 0
     for house in range(houses.shape[0]):
         if hdirty[house] == 0:
             continue
-        if st[S_XTOP] >= room:
-            return 1 if pruned else 0
         hdirty[house] = 0
         empty, union = open_cells(mask, houses, house, local, dom)
         if empty < 2:
@@ -479,6 +480,9 @@ def _gac(n, cells, houses, cell_houses, pos, assign, level, reason, trail, mask,
             failed, seen = perfect_matching(dom, empty, union, mate, owner, parent, bfs)
         if failed >= 0:
             # conflict: these cells, on the values outside ``seen``, are all false
+            if st[S_XTOP] >= room:
+                hdirty[house] = 1
+                return 2
             at = st[S_XTOP]
             size = 0
             for i in range(failed):
@@ -499,6 +503,9 @@ def _gac(n, cells, houses, cell_houses, pos, assign, level, reason, trail, mask,
                 w = trailing_zeros(wbit)
                 # the values reachable from w: a Hall set with the cells matched to them
                 hall = reach(wbit, adj, every)
+                if st[S_XTOP] >= room:
+                    hdirty[house] = 1
+                    return 2
                 at = st[S_XTOP]
                 size = 0
                 members = hall
@@ -1024,14 +1031,16 @@ def search(givens, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ctl, limi
             _set_false(y, cell, v, code, n, cells, cell_houses, pos, assign, level, reason,
                        trail, mask, st)
         if (st[S_LITS] + variables + 1 >= lits.shape[0] or st[S_CLAUSES] + 1 >= start.shape[0]
-                or st[S_WATCHES] + 2 >= wnext.shape[0] or st[S_XTOP] + 4 * n * n >= xlits.shape[0]):
-            return P.STACK_FULL
+                or st[S_WATCHES] + 2 >= wnext.shape[0]):
+            return P.STACK_FULL  # (the all-different filter asks for room itself)
         ok = _propagate(n, cells, houses, cell_houses, pos, ix_house, ix_mask, ix_at, assign, level,
                         reason, trail, mask, lits, start, csize, whead, wnext, wclause, hdirty,
                         st)
         if ok and st[S_GAC]:
             pruned = _gac(n, cells, houses, cell_houses, pos, assign, level, reason, trail, mask,
                           hdirty, xlits, st, work, iwork)
+            if pruned == 2:
+                return P.STACK_FULL
             if pruned > 0:
                 continue
             ok = pruned == 0
