@@ -868,6 +868,25 @@ def _add_clause(learnt, size, lbd, keep, lits, start, csize, flags, lbds, whead,
     return clause
 
 
+@kernel(inline="always")
+def _assert_first(learnt, size, lbd, keep, clause_base, n, cells, cell_houses, pos, assign, level,
+                  reason, trail, mask, lits, start, csize, flags, lbds, whead, wnext, wclause, st):
+    """After the backjump, keep the clause ``learnt[:size]`` (a unit needs none) and make its
+    first literal, the only one not false, true with the clause as its reason."""
+    if size == 1:
+        code = NO_REASON
+    else:
+        code = clause_base + _add_clause(learnt, size, lbd, keep, lits, start, csize, flags,
+                                         lbds, whead, wnext, wclause, st)
+    y = learnt[0] >> 1
+    if learnt[0] & 1:
+        cell, v = _split(y, n, _magic(n))
+        _set_false(y, cell, v, code, n, cells, cell_houses, pos, assign, level, reason, trail,
+                   mask, st)
+    else:
+        _set_true(y, code, assign, level, reason, trail, st)
+
+
 @kernel
 def _reduce(assign, reason, lits, start, csize, flags, lbds, whead, wnext, wclause,
             buffer, st):
@@ -883,9 +902,7 @@ def _reduce(assign, reason, lits, start, csize, flags, lbds, whead, wnext, wclau
             order[candidates] = k
             candidates += 1
     # clause numbers run in the order the clauses were learnt (packing keeps it), so among
-    # equal distances the oldest rank last (a learning-time counter capped its count at
-    # 11,500 conflicts and ranked later clauses by chance: over 80 shuffled Frisch puzzles
-    # the exact order took 229 s against 216 s, within their spread)
+    # equal distances the oldest rank last
     keys = np.empty(candidates, dtype=np.int64)
     for i in range(candidates):
         k = order[i]
@@ -963,7 +980,6 @@ def search(givens, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ctl, limi
     cells = givens.shape[0]
     variables = cells * n
     node_stop = ctl[P.NODES] + node_budget
-    magic = _magic(n)
     learnt = buffer  # the clause being learnt, or a blocking clause
     clause_base = variables + mask.shape[0] * (1 + ix_house.shape[1])
     scratch = np.empty(variables + 1, dtype=np.int32)
@@ -1020,16 +1036,9 @@ def search(givens, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ctl, limi
                 learnt[d] = 2 * trail[lim[size - d]] + 1  # not decision (deepest first)
             _backtrack(size - 1, n, cells, cell_houses, pos, assign, trail, lim, xlim, mask, heap,
                        where, activity, st)
-            if size == 1:
-                code = NO_REASON
-            else:
-                clause = _add_clause(learnt, size, size, True, lits, start, csize, flags,
-                                     lbds, whead, wnext, wclause, st)
-                code = clause_base + clause
-            y = learnt[0] >> 1
-            cell, v = _split(y, n, magic)
-            _set_false(y, cell, v, code, n, cells, cell_houses, pos, assign, level, reason,
-                       trail, mask, st)
+            _assert_first(learnt, size, size, True, clause_base, n, cells, cell_houses, pos,
+                          assign, level, reason, trail, mask, lits, start, csize, flags, lbds,
+                          whead, wnext, wclause, st)
         if (st[S_LITS] + variables + 1 >= lits.shape[0] or st[S_CLAUSES] + 1 >= start.shape[0]
                 or st[S_WATCHES] + 2 >= wnext.shape[0]):
             return P.STACK_FULL  # (the all-different filter asks for room itself)
@@ -1054,20 +1063,9 @@ def search(givens, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ctl, limi
                                        scratch, learnt, st, fl)
             _backtrack(back, n, cells, cell_houses, pos, assign, trail, lim, xlim, mask, heap, where,
                        activity, st)
-            first = learnt[0]
-            if size == 1:
-                code = NO_REASON
-            else:
-                clause = _add_clause(learnt, size, lbd, False, lits, start, csize, flags,
-                                     lbds, whead, wnext, wclause, st)
-                code = clause_base + clause
-            if first & 1:
-                y = first >> 1
-                cell, v = _split(y, n, magic)
-                _set_false(y, cell, v, code, n, cells, cell_houses, pos, assign, level,
-                           reason, trail, mask, st)
-            else:
-                _set_true(first >> 1, code, assign, level, reason, trail, st)
+            _assert_first(learnt, size, lbd, False, clause_base, n, cells, cell_houses, pos,
+                          assign, level, reason, trail, mask, lits, start, csize, flags, lbds,
+                          whead, wnext, wclause, st)
             ctl[P.NODES] += 1
             continue
         if st[S_TRAIL] == variables:  # every variable assigned: a solution
