@@ -15,7 +15,8 @@ row per solver with tdoku's columns:
 * ``CP-SAT``: OR-tools, one integer variable per cell, ``AddAllDifferent`` per house, one
   worker. ``python-sat``: MiniSat 2.2 on the standard encoding (a variable per cell and
   value; each cell and each house-value exactly once, pairwise), one incremental solver per
-  set and mode, puzzles as assumptions.
+  set and mode, puzzles as assumptions; and CaDiCaL 1.9.5, the strongest solver python-sat
+  ships, on the same encoding with a solver per puzzle and the givens as unit clauses.
 
 Every solver gets ``--budget`` seconds per set and mode (a puzzle still running then is cut
 off); sudokit also stops a puzzle after ``--puzzle-limit`` seconds. Rates are over the
@@ -29,7 +30,7 @@ start and value order each switched off), the 16x16 kernel's rules and
 branchings on 16x16 sets (``kernels/hexa.py``), and the learning kernel's options
 (``kernels/learn.py``), each puzzle stopped after ``--switch-limit`` seconds.
 
-    pip install -e '.[bench-peers]'        # ortools, python-sat
+    pip install -e '.[bench-peers]'        # ortools, python-sat (MiniSat and CaDiCaL)
     python benchmarks/big.py               # everything, 10 s per solver, set and mode
     python benchmarks/big.py --sets gecode_frisch --modes 1 --budget 30
     python benchmarks/big.py --switches --peers none --sizes none
@@ -294,55 +295,137 @@ def standard_cnf(size: int, houses: np.ndarray) -> list[list[int]]:
     return clauses
 
 
-def run_pysat(data: DataSet, limit: int, budget: float, houses, cnf) -> Row:
+#: python-sat's solvers this script runs: name, label, and whether each puzzle gets a solver of
+#: its own (givens as unit clauses) rather than one solver per set (givens as assumptions)
+PYSAT_SOLVERS = {
+    "pysat": ("minisat22", "python-sat (MiniSat 2.2, standard encoding)", False),
+    "cadical": ("cadical195", "python-sat (CaDiCaL 1.9.5, standard encoding)", True),
+}
+
+
+def _model_grid(model, size: int) -> np.ndarray:
+    grid = np.zeros(size * size, dtype=np.uint8)
+    for literal in model[: size * size * size]:
+        if literal > 0:
+            grid[(literal - 1) // size] = (literal - 1) % size + 1
+    return grid
+
+
+def _pysat_count(solver, puzzle, size: int, limit: int, assumptions: list[int], switch: int):
+    """Solve, and with ``limit`` 2 look for a second solution under a blocking clause that
+    the fresh variable ``switch`` turns on for this puzzle only. Returns (count, first grid),
+    count None when interrupted."""
+    answer = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+    if answer is None:
+        return None, None
+    if not answer:
+        return 0, None
+    grid = _model_grid(solver.get_model(), size)
+    if limit == 1:
+        return 1, grid
+    open_cells = [c for c in range(size * size) if not puzzle[c]]
+    solver.add_clause([-switch] + [-(c * size + int(grid[c])) for c in open_cells])
+    again = solver.solve_limited(assumptions=assumptions + [switch], expect_interrupt=True)
+    solver.add_clause([-switch])
+    if again is None:
+        return None, None
+    return (2 if again else 1), grid
+
+
+def _pysat_fresh(name: str, cnf, puzzle, size: int, limit: int, conn) -> None:
+    """In a child process (python-sat's CaDiCaL cannot be interrupted, so a puzzle past the
+    budget is stopped by ending the process): load the clauses and the givens, then time the
+    search alone."""
     from pysat.solvers import Solver
 
-    row = Row("python-sat (MiniSat 2.2, standard encoding)")
     start = time.perf_counter()
-    solver = Solver(name="minisat22", bootstrap_with=cnf)
-    row.note = f"encoding loaded in {time.perf_counter() - start:.2f} s (not counted)"
+    solver = Solver(name=name, bootstrap_with=cnf)
+    for c, v in enumerate(puzzle):
+        if v:
+            solver.add_clause([c * size + int(v)])
+    loading = time.perf_counter() - start
+    start = time.perf_counter()
+    count, grid = _pysat_count(solver, puzzle, size, limit, [], size * size * size + 1)
+    conn.send((time.perf_counter() - start, loading, count, grid))
+    solver.delete()
+
+
+#: python-sat's solvers this script runs: name, label, and whether each puzzle gets a solver of
+#: its own (givens as unit clauses) rather than one solver per set (givens as assumptions)
+PYSAT_SOLVERS = {
+    "pysat": ("minisat22", "python-sat (MiniSat 2.2, standard encoding)", False),
+    "cadical": ("cadical195", "python-sat (CaDiCaL 1.9.5, standard encoding)", True),
+}
+
+
+def run_pysat(data: DataSet, limit: int, budget: float, houses, cnf, peer: str = "pysat") -> Row:
+    """One python-sat solver over the set. MiniSat keeps one incremental solver for the set,
+    the puzzles as assumptions (what suits easy puzzles: nothing is loaded again); CaDiCaL
+    gets a solver per puzzle with the givens as unit clauses (what suits hard ones: the
+    solver simplifies with them and carries nothing to the next puzzle). Loading the clauses
+    is not counted in either case."""
+    import multiprocessing
+
+    from pysat.solvers import Solver
+
+    name, label, fresh = PYSAT_SOLVERS[peer]
+    row = Row(label)
     size = data.size
-    fresh = size * size * size
+    loading = 0.0
+    if not fresh:
+        start = time.perf_counter()
+        solver = Solver(name=name, bootstrap_with=cnf)
+        loading = time.perf_counter() - start
+    switch = size * size * size
     spent = 0.0
     for index, puzzle in enumerate(data.values):
         left = budget - spent
         if left <= 0:
-            row.note += f"; {row.done} of {len(data.values)} in the budget"
+            row.note = f"{row.done} of {len(data.values)} in the budget"
             break
-        assumptions = [c * size + int(v) for c, v in enumerate(puzzle) if v]
-        timer = threading.Timer(left, solver.interrupt)
-        start = time.perf_counter()
-        timer.start()
-        try:
-            answer = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-            count, grid = 0, None
-            if answer:
-                model = solver.get_model()
-                grid = np.zeros(size * size, dtype=np.uint8)
-                for literal in model[: size * size * size]:
-                    if literal > 0:
-                        grid[(literal - 1) // size] = (literal - 1) % size + 1
-                count = 1
-                if limit > 1:
-                    fresh += 1
-                    open_cells = [c for c in range(size * size) if not puzzle[c]]
-                    solver.add_clause([-fresh] + [-(c * size + int(grid[c])) for c in open_cells])
-                    again = solver.solve_limited(assumptions=assumptions + [fresh], expect_interrupt=True)
-                    solver.add_clause([-fresh])
-                    if again is None:
-                        answer = None
-                    count = 2 if again else 1
-        finally:
-            timer.cancel()
-            solver.clear_interrupt()
-        elapsed = time.perf_counter() - start
+        if fresh:
+            receive, send = multiprocessing.get_context("fork").Pipe(duplex=False)
+            child = multiprocessing.get_context("fork").Process(
+                target=_pysat_fresh, args=(name, cnf, puzzle, size, limit, send))
+            child.start()
+            send.close()  # the child's copy is the only one left: its end reads as EOF here
+            # the budget counts from the end of loading: wait for the loading too
+            try:
+                answer = receive.recv() if receive.poll(left + 30.0) else None
+            except EOFError:
+                answer = None
+            child.join(1.0)
+            if child.is_alive():
+                child.kill()
+                child.join()
+            if answer is None or answer[0] > left:
+                row.note = "cut off inside a puzzle"
+                break
+            elapsed, loaded, count, grid = answer
+            loading += loaded
+        else:
+            switch += 1
+            assumptions = [c * size + int(v) for c, v in enumerate(puzzle) if v]
+            timer = threading.Timer(left, solver.interrupt)
+            start = time.perf_counter()
+            timer.start()
+            try:
+                count, grid = _pysat_count(solver, puzzle, size, limit, assumptions, switch)
+            finally:
+                timer.cancel()
+                solver.clear_interrupt()
+            elapsed = time.perf_counter() - start
+            if count is None:
+                row.note = "cut off inside a puzzle"
+                break
         spent += elapsed
-        if answer is None:
-            row.note += "; cut off inside a puzzle"
-            break
         row.times[index] = elapsed
         check(row, data, index, count, grid, limit, houses)
-    solver.delete()
+    if not fresh:
+        solver.delete()
+    where = "per puzzle" if fresh else "once"
+    row.note = (f"clauses loaded {where} in {loading:.2f} s (not counted)"
+                + (f"; {row.note}" if row.note else ""))
     return row
 
 
@@ -470,7 +553,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=10.0, help="seconds per solver, set and mode")
     parser.add_argument("--puzzle-limit", type=float, default=10.0, help="seconds per puzzle for sudokit")
     parser.add_argument("--seed-nodes", type=int, default=2_000_000, help="node budget per puzzle of seed 001")
-    parser.add_argument("--peers", default="cpsat,pysat,seed001", help="comma-separated, or 'none'")
+    parser.add_argument("--peers", default="cpsat,pysat,cadical,seed001",
+                        help="comma-separated (cpsat, pysat, cadical, seed001), or 'none'")
     parser.add_argument("--switches", action="store_true", help="add the per-switch tables")
     parser.add_argument("--switch-limit", type=float, default=2.0, help="seconds per puzzle in those tables")
     args = parser.parse_args(argv)
@@ -493,7 +577,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no puzzle files under {args.data}", file=sys.stderr)
         return 2
     peers = [] if args.peers == "none" else args.peers.split(",")
-    for peer, module in (("cpsat", "ortools"), ("pysat", "pysat.solvers")):
+    for peer, module in (("cpsat", "ortools"), ("pysat", "pysat.solvers"),
+                         ("cadical", "pysat.solvers")):
         if peer in peers:
             try:
                 __import__(module)
@@ -518,10 +603,11 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(run_seed001(data, limit, args.budget, args.seed_nodes, houses))
             if "cpsat" in peers:
                 rows.append(run_cpsat(data, limit, args.budget, houses))
-            if "pysat" in peers:
-                if data.size not in cnfs:
-                    cnfs[data.size] = standard_cnf(data.size, houses)
-                rows.append(run_pysat(data, limit, args.budget, houses, cnfs[data.size]))
+            for peer in PYSAT_SOLVERS:
+                if peer in peers:
+                    if data.size not in cnfs:
+                        cnfs[data.size] = standard_cnf(data.size, houses)
+                    rows.append(run_pysat(data, limit, args.budget, houses, cnfs[data.size], peer))
             mode = "solve" if limit == 1 else "uniqueness"
             print(table(f"{data.name} ({len(data.values)}), {mode}", rows, len(data.values)))
             print(flush=True)
