@@ -363,7 +363,8 @@ def run_pysat(data: DataSet, limit: int, budget: float, houses, cnf, peer: str =
     the puzzles as assumptions (what suits easy puzzles: nothing is loaded again); CaDiCaL
     gets a solver per puzzle with the givens as unit clauses (what suits hard ones: the
     solver simplifies with them and carries nothing to the next puzzle). Loading the clauses
-    is not counted in either case."""
+    is not counted in the rates, but CaDiCaL's loading counts against ``budget``, which
+    otherwise would not bound the run on sets of thousands of easy puzzles."""
     import multiprocessing
 
     from pysat.solvers import Solver
@@ -403,6 +404,7 @@ def run_pysat(data: DataSet, limit: int, budget: float, houses, cnf, peer: str =
                 break
             elapsed, loaded, count, grid = answer
             loading += loaded
+            spent += loaded
         else:
             switch += 1
             assumptions = [c * size + int(v) for c, v in enumerate(puzzle) if v]
