@@ -180,6 +180,26 @@ def test_the_all_different_filter_asks_for_room_and_goes_on():
     assert grown >= 10
 
 
+def test_learnt_clauses_shrink_and_the_counts_stay_exact():
+    """Shrinking (one literal per earlier level where the reasons allow) fires on the
+    reference boards, and every count is still the reference's: a clause that was not
+    implied would cut solutions away."""
+    from sudokit.kernels import learn
+
+    shrunk = 0
+    for entry in SOME:
+        board = Board.from_line(entry.puzzle)
+        if not board.status().valid:
+            continue
+        search = GeneralSearch(board, engine="learn")
+        search.learner = learn.Learner(search.givens, search.houses, search.cell_houses,
+                                       board.size)
+        search.run(entry.count + 1)
+        assert search.count == entry.count, entry.puzzle
+        shrunk += int(search.learner.state["st"][learn.S_SHRUNK])
+    assert shrunk > 0
+
+
 def test_the_learning_kernel_lists_every_solution_once():
     """Resumed after each solution (the lazy iterator's way), it finds each exactly once."""
     for entry in [e for e in SOME if 2 <= e.count <= 40][:6]:

@@ -20,9 +20,10 @@ true: the values of a cell (group ``cell``), or the places of a value in a house
 plus the learnt clauses, two watched literals each. Every assignment records its *reason*,
 which conflict analysis walks back (first unique implication point, with local
 minimisation, then the literals that one earlier placement made false merged into that
-placement's negation). Decisions set the most active variable true (VSIDS); restarts follow
-the Luby sequence and drop the least useful half of the learnt clauses (by literal block
-distance).
+placement's negation, then each earlier level's literals shrunk to that level's first
+unique implication point where the clause allows). Decisions set the most active variable
+true (VSIDS); restarts follow the Luby sequence and drop the least useful half of the
+learnt clauses (by literal block distance).
 
 Counting: a solution is blocked by a kept clause "not all of these decisions", so the next
 one found is another; when no decision is left the count is exact. Each solution costs a
@@ -76,6 +77,7 @@ S_UNSAT = 14  #: 1 when the search space is exhausted
 S_BLOCK = 15  #: 1 when a solution was reported and is still to be blocked
 S_CONFLICT = 16  #: the conflict found by propagate (a reason code)
 S_CONFLICT2 = 17  #: the second variable of a two-true conflict
+S_SHRUNK = 18  #: literals that shrinking took out of learnt clauses
 S_UNIT = 24  #: restart unit (conflicts); 0: RESTART_UNIT
 S_KEEP = 25  #: learnt clauses kept at first; 0: FIRST_MAX_LEARNT
 S_XTOP = 27  #: explanations in use (``xlits``)
@@ -622,8 +624,9 @@ def _backtrack(to_level, n, cells, cell_houses, pos, assign, trail, lim, xlim, m
 
 
 @kernel
-def _analyse(n, cells, houses, ix_house, ix_mask, assign, level, reason, trail, seen, activity,
-             heap, where, lits, start, csize, xlits, stamp, buffer, learnt, st, fl):
+def _analyse(n, cells, houses, ix_house, ix_mask, assign, level, reason, trail, lim, seen,
+             activity, heap, where, lits, start, csize, xlits, stamp, buffer, marks, learnt, st,
+             fl):
     """First-UIP analysis of the conflict in ``st``. Fills ``learnt`` with the clause (its
     asserting literal first, a literal of the backjump level second); returns (size,
     backjump level, literal block distance).
@@ -816,6 +819,9 @@ def _analyse(n, cells, houses, ix_house, ix_mask, assign, level, reason, trail, 
         if 0 <= code < variables:
             seen[code] = 0
     size = kept
+    if size > 2:
+        size = _shrink(n, cells, houses, ix_mask, span, assign, level, reason, trail, lim, seen,
+                       lits, start, csize, xlits, buffer, marks, learnt, size, st)
     # backjump to the deepest level but the current one; it becomes the second watch
     back = 0
     if size > 1:
@@ -837,6 +843,140 @@ def _analyse(n, cells, houses, ix_house, ix_mask, assign, level, reason, trail, 
             lbd += 1
     fl[F_VAR_INC] /= VAR_DECAY
     return size, back, lbd
+
+
+@kernel
+def _shrink(n, cells, houses, ix_mask, span, assign, level, reason, trail, lim, seen, lits,
+            start, csize, xlits, buffer, marks, learnt, size, st):
+    """Shrink ``learnt[:size]`` (all-UIP shrinking, as CaDiCaL does): the two or more literals
+    of one earlier level become that level's first unique implication point, when walking
+    the level back from its last assignment to that point meets, outside the level, only
+    literals the clause already holds (or level 0). Resolving with the reasons walked gives
+    the shorter clause, with the same levels. Returns its size; ``seen`` is all zero before
+    and after, ``buffer`` and ``marks`` are scratch.
+
+    Over ten shuffled copies of the sixteen Frisch puzzles (learning kernel alone, first 600k
+    nodes of each) it took conflicts from 10.30M to 9.00M and time from 469 s to 397 s (7 of
+    the 10 sets faster, all 160 puzzles solved both ways); on the original sixteen 846k ->
+    918k conflicts. The reasons' antecedents are listed as in ``_analyse``, written out for
+    the same reason."""
+    variables = assign.shape[0]
+    groups = cells + houses.shape[0] * n
+    groups_end = variables + groups
+    locks_end = groups_end + groups * span
+    # literals by level (insertion sort: a few dozen at most), so that each level's block is
+    # contiguous and the clause can be rewritten in place
+    for i in range(2, size):
+        lit = learnt[i]
+        lv = level[lit >> 1]
+        k = i - 1
+        while k >= 1 and level[learnt[k] >> 1] > lv:
+            learnt[k + 1] = learnt[k]
+            k -= 1
+        learnt[k + 1] = lit
+    for i in range(1, size):
+        seen[learnt[i] >> 1] = 1
+    kept = 1
+    i = 1
+    while i < size:
+        lv = level[learnt[i] >> 1]
+        e = i
+        while e < size and level[learnt[e] >> 1] == lv:
+            e += 1
+        count = e - i
+        if count < 2:
+            learnt[kept] = learnt[i]
+            kept += 1
+            i = e
+            continue
+        # walk the level back from its last assignment
+        nmarks = 0
+        for k in range(i, e):
+            seen[learnt[k] >> 1] = 2
+        pending = count
+        uip = -1
+        failed = False
+        j = lim[lv + 1] - 1
+        while j >= lim[lv]:
+            p = trail[j]
+            j -= 1
+            if seen[p] != 2:
+                continue
+            pending -= 1
+            if pending == 0:
+                uip = p
+                break
+            code = reason[p]
+            c = 0
+            if code <= -2:
+                at = -2 - code
+                for t in range(at + 1, at + 1 + xlits[at]):
+                    buffer[c] = xlits[t]
+                    c += 1
+            elif code < 0:  # a decision: the level's first assignment, where nothing is
+                failed = True  # pending any more, so this is a guard only
+                break
+            elif code < variables:
+                buffer[0] = code
+                c = 1
+            elif code < groups_end:
+                group = code - variables
+                for bit in range(n):
+                    if group < cells:
+                        buffer[c] = group * n + bit
+                    else:
+                        buffer[c] = houses[(group - cells) // n, bit] * n + (group - cells) % n
+                    c += 1
+            elif code < locks_end:
+                key = code - groups_end
+                group = key // span
+                outside = ~ix_mask[(group - cells) // n, key % span, 0]
+                v = (group - cells) % n
+                house = (group - cells) // n
+                for t in range(n):
+                    if (outside >> np.uint64(t)) & ONE:
+                        buffer[c] = houses[house, t] * n + v
+                        c += 1
+            else:
+                cs = start[code - locks_end]
+                for t in range(cs, cs + csize[code - locks_end]):
+                    buffer[c] = lits[t] >> 1
+                    c += 1
+            for t in range(c):
+                y = buffer[t]
+                if y == p or level[y] == 0:
+                    continue
+                if level[y] == lv:
+                    if seen[y] != 2:
+                        seen[y] = 2
+                        marks[nmarks] = y
+                        nmarks += 1
+                        pending += 1
+                elif seen[y] == 0:
+                    failed = True
+                    break
+            if failed:
+                break
+        # the marks go; ``seen`` stays 1 on what the clause now holds of this level, which
+        # the walks of the levels above may meet
+        for t in range(nmarks):
+            seen[marks[t]] = 0
+        if failed or uip < 0:
+            for k in range(i, e):
+                seen[learnt[k] >> 1] = 1
+                learnt[kept] = learnt[k]
+                kept += 1
+        else:
+            for k in range(i, e):
+                seen[learnt[k] >> 1] = 0
+            seen[uip] = 1
+            learnt[kept] = 2 * uip + (1 if assign[uip] == TRUE else 0)
+            kept += 1
+            st[S_SHRUNK] += count - 1
+        i = e
+    for k in range(1, kept):
+        seen[learnt[k] >> 1] = 0
+    return kept
 
 
 @kernel
@@ -983,6 +1123,7 @@ def search(givens, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ctl, limi
     learnt = buffer  # the clause being learnt, or a blocking clause
     clause_base = variables + mask.shape[0] * (1 + ix_house.shape[1])
     scratch = np.empty(variables + 1, dtype=np.int32)
+    marks = np.empty(variables + 1, dtype=np.int32)
     work = np.empty((5, 64), dtype=np.uint64)
     iwork = np.empty((5, 64), dtype=np.int64)
     if st[S_STARTED] == 0:
@@ -1058,9 +1199,9 @@ def search(givens, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ctl, limi
                 st[S_UNSAT] = 1
                 continue
             size, back, lbd = _analyse(n, cells, houses, ix_house, ix_mask, assign, level,
-                                       reason, trail, seen,
-                                       activity, heap, where, lits, start, csize, xlits, stamp,
-                                       scratch, learnt, st, fl)
+                                       reason, trail, lim, seen, activity, heap, where, lits,
+                                       start, csize, xlits, stamp, scratch, marks, learnt, st,
+                                       fl)
             _backtrack(back, n, cells, cell_houses, pos, assign, trail, lim, xlim, mask, heap, where,
                        activity, st)
             _assert_first(learnt, size, lbd, False, clause_base, n, cells, cell_houses, pos,
