@@ -385,20 +385,22 @@ def run_pysat(data: DataSet, limit: int, budget: float, houses, cnf, peer: str =
             row.note = f"{row.done} of {len(data.values)} in the budget"
             break
         if fresh:
-            receive, send = multiprocessing.get_context("fork").Pipe(duplex=False)
-            child = multiprocessing.get_context("fork").Process(
-                target=_pysat_fresh, args=(name, cnf, puzzle, size, limit, send))
+            context = multiprocessing.get_context("fork")
+            receive, send = context.Pipe(duplex=False)
+            child = context.Process(target=_pysat_fresh, args=(name, cnf, puzzle, size, limit, send))
             child.start()
             send.close()  # the child's copy is the only one left: its end reads as EOF here
             # the budget counts from the end of loading: wait for the loading too
             try:
                 answer = receive.recv() if receive.poll(left + 30.0) else None
             except EOFError:
-                answer = None
-            child.join(1.0)
-            if child.is_alive():
-                child.kill()
-                child.join()
+                row.note = "the solver's process ended without an answer"
+                break
+            finally:
+                child.join(1.0)
+                if child.is_alive():
+                    child.kill()
+                    child.join()
             if answer is None or answer[0] > left:
                 row.note = "cut off inside a puzzle"
                 break
