@@ -56,6 +56,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _sat import grid_from_model, standard_cnf  # noqa: E402  (needs the line above)
+
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: givens kept on generated boards: with half the cells of a 36x36 grid (or 55% of a 49x49)
 #: random puzzles sit at the phase transition of quasigroup completion, where every solver
@@ -279,36 +281,12 @@ def run_cpsat(data: DataSet, limit: int, budget: float, houses) -> Row:
     return row
 
 
-def standard_cnf(size: int, houses: np.ndarray) -> list[list[int]]:
-    """Variable ``cell * size + v + 1``: cell holds v + 1. Each cell and each house-value
-    exactly once (at least once: one clause; at most once: pairwise)."""
-    clauses = []
-    for cell in range(size * size):
-        members = [cell * size + v + 1 for v in range(size)]
-        clauses.append(members)
-        clauses += [[-a, -b] for i, a in enumerate(members) for b in members[i + 1 :]]
-    for house in houses.tolist():
-        for v in range(size):
-            members = [cell * size + v + 1 for cell in house]
-            clauses.append(members)
-            clauses += [[-a, -b] for i, a in enumerate(members) for b in members[i + 1 :]]
-    return clauses
-
-
 #: python-sat's solvers this script runs: name, label, and whether each puzzle gets a solver of
 #: its own (givens as unit clauses) rather than one solver per set (givens as assumptions)
 PYSAT_SOLVERS = {
     "pysat": ("minisat22", "python-sat (MiniSat 2.2, standard encoding)", False),
     "cadical": ("cadical195", "python-sat (CaDiCaL 1.9.5, standard encoding)", True),
 }
-
-
-def _model_grid(model, size: int) -> np.ndarray:
-    grid = np.zeros(size * size, dtype=np.uint8)
-    for literal in model[: size * size * size]:
-        if literal > 0:
-            grid[(literal - 1) // size] = (literal - 1) % size + 1
-    return grid
 
 
 def _pysat_count(solver, puzzle, size: int, limit: int, assumptions: list[int], switch: int):
@@ -320,7 +298,7 @@ def _pysat_count(solver, puzzle, size: int, limit: int, assumptions: list[int], 
         return None, None
     if not answer:
         return 0, None
-    grid = _model_grid(solver.get_model(), size)
+    grid = grid_from_model(solver.get_model(), size)
     if limit == 1:
         return 1, grid
     open_cells = [c for c in range(size * size) if not puzzle[c]]

@@ -45,6 +45,10 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "9x9"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _sat import grid_from_model, standard_cnf  # noqa: E402  (needs the line above)
+
 #: sets whose puzzles have several solutions by design, and the one with none
 SEVERAL = {"serg_benchmark", "tdoku_test_multi"}
 NONE = {"tdoku_test_nosolution"}
@@ -251,34 +255,10 @@ def _variable(cell: int, digit: int) -> int:
     return 9 * cell + digit  # digit 1..9 -> variables 1..729
 
 
-def sudoku_cnf() -> list[list[int]]:
-    clauses = []
-    for cell in range(81):
-        clauses.append([_variable(cell, d) for d in range(1, 10)])
-        for a in range(1, 10):
-            for b in range(a + 1, 10):
-                clauses.append([-_variable(cell, a), -_variable(cell, b)])
-    for house in HOUSES.tolist():
-        for d in range(1, 10):
-            clauses.append([_variable(cell, d) for cell in house])
-            for i in range(9):
-                for j in range(i + 1, 9):
-                    clauses.append([-_variable(house[i], d), -_variable(house[j], d)])
-    return clauses
-
-
-def _grid_from_model(model) -> np.ndarray:
-    grid = np.zeros(81, dtype=np.uint8)
-    for literal in model:
-        if 0 < literal <= 729:
-            grid[(literal - 1) // 9] = (literal - 1) % 9 + 1
-    return grid
-
-
 def make_pycosat():
     import pycosat
 
-    base = sudoku_cnf()
+    base = standard_cnf(9, HOUSES)
 
     def solve_one(line, values, limit):
         clauses = base + [[_variable(c, int(v))] for c, v in enumerate(values) if v]
@@ -287,7 +267,7 @@ def make_pycosat():
         for model in pycosat.itersolve(clauses):
             count += 1
             if first is None:
-                first = _grid_from_model(model)
+                first = grid_from_model(model, 9)
             if count >= limit:
                 break
         return count, first
@@ -298,14 +278,14 @@ def make_pycosat():
 def make_pysat():
     from pysat.solvers import Solver
 
-    solver = Solver(name="minisat22", bootstrap_with=sudoku_cnf())
+    solver = Solver(name="minisat22", bootstrap_with=standard_cnf(9, HOUSES))
     fresh = [729]
 
     def solve_one(line, values, limit):
         assumptions = [_variable(c, int(v)) for c, v in enumerate(values) if v]
         if not solver.solve(assumptions=assumptions):
             return 0, None
-        first = _grid_from_model(solver.get_model())
+        first = grid_from_model(solver.get_model(), 9)
         if limit == 1:
             return 1, first
         fresh[0] += 1
