@@ -29,45 +29,20 @@ of each band: cells in at least one word, in at least two), then the *triad rule
 cells of a triad hold three different digits, so a triad only three digits can reach holds
 all three, and a triad that three digits must use (on each of their configurations) holds no
 other; saturating counts to four over the digits of a band give both. The same rules hold
-for the vertical triads (a column's three cells in a band), counted the same way.
+for the vertical triads (a column's three cells in a band), counted the same way; as in
+tdoku's propagation, they save guesses on the hard sets.
 
 The search branches as tdoku does, on a digit's *configuration* in a band (which box each of
 the band's rows holds it in: 6 at most): the band with the fewest configurations over all
-digits, the digit in it with the fewest. On the hard sets that guesses about 40% less than
-branching on the first cell with two candidates (JCZSolve's choice) and runs about 25% faster.
-Branching copies one 128-byte level (two vector moves); the last alternative of a choice
-reuses the level in place.
+digits, the digit in it with the fewest. On the hard sets that takes fewer guesses and less
+time than branching on the first cell with two candidates (JCZSolve's choice); figures in
+``benchmarks/README.md``. Branching copies one 128-byte level (two vector moves); the last
+alternative of a choice reuses the level in place.
 
-Measured on the way here (hard sets, uniqueness mode, same-run ratios):
-
-- A scalar kernel with the same rules, band rule by table lookups on one word at a time
-  driven by a loop over a "dirty" bit set of changed words, placing cells as they appeared:
-  the sweeps on vectors run 2.2-2.3x faster on every set, with the same search tree (the rules
-  reach the same fixpoint; the order does not matter). Per node it spent most of its time in
-  latency chains of table lookups and mispredicted branches on which words changed.
-- The same sweeps as plain numba loops over arrays, for LLVM to vectorize: numba types every
-  integer operation at 64 bits, and any comparison or reduction in the loop kept the vectors
-  at 64-bit lanes, 8 to an AVX-512 register: no faster than the scalar kernel (0.96x).
-  Hence the explicit 32-bit lanes.
-- Layout with bands 16 lanes apart (``16 * band + digit``, cross-band work without shuffles):
-  wastes 7 of 16 lanes; the digit-major layout below fills 27 of 32.
-- Column rule on the band rule's output side by side with placing (both read the same
-  words) rather than after it: shorter dependency chain, same fixpoint, +3-4%. Placing no
-  longer clears the placed cell's column in the other bands itself (the stack rule does it
-  in the same sweep): +2-3%. The test for a cell placed for two digits (a popcount sum) at
-  the end of the sweep instead of right after placing: +3%; the empty-word test moved there
-  too, or an empty-cell test added to every sweep: -3% (a failing node ran longer).
-- Vertical triad rules (as tdoku's propagation has them): 6-12% fewer guesses on the hard
-  sets (forum_hardest_1905_11plus 73.0 -> 68.9 a puzzle, tdoku 65), +4-10% there, -1% on
-  serg_benchmark (no fewer guesses). Without the "three digits must use it" half, and the
-  other half packed into the horizontal count: a third of the guesses saved, slower.
-- Branching on stack configurations as well (the band or stack with the fewest, as tdoku
-  does): 25-55% *more* guesses here, with or without the vertical triad rules.
-- From the scalar kernel (still true): tdoku's box vectors need byte shuffles this design
-  does not use; a trail of undone changes instead of copies loses on a 128-byte
-  level. Dropping the column rules costs 50% more guesses, dropping the triad rules makes
-  sparse boards explode (the empty board never finishes: eight digits fit the same
-  configuration until cells run out).
+The sweeps are written on explicit 32-bit lanes because numba types integer operations at
+64 bits: its own loops over arrays stayed at 64-bit lanes and ran no faster than a scalar
+kernel, which the vector sweeps beat on the same search tree. Those figures, and the other
+variants tried, are in ``benchmarks/README.md``.
 
 Kernels never validate: the Python layer hands over 81 values 0..9, givens free of repeats.
 """
@@ -80,9 +55,20 @@ import numpy as np
 
 from . import protocol as P
 from ._jit import kernel
-from .driver import backtrack, finish, pause, record, resume, start
 from .bits import popcount, trailing_zeros
-from .lanes import shuffle, vadd_all, veq0, vlane, vload, vnz, vor_all, vpopcnt, vstore, vumin_all
+from .driver import backtrack, finish, pause, record, resume, start
+from .lanes import (
+    shuffle,
+    vadd_all,
+    veq0,
+    vlane,
+    vload,
+    vnz,
+    vor_all,
+    vpopcnt,
+    vstore,
+    vumin_all,
+)
 
 #: one band of one digit: 27 cells, bit ``9 * row_in_band + column``
 FULL = (1 << 27) - 1
@@ -121,6 +107,7 @@ LAST_OF_STACK = 0b100100100
 #   lane:  0    1    2    3    4    5   ...  24   25   26  | 27 .. 31
 #         d1b0 d1b1 d1b2 d2b0 d2b1 d2b2 ... d9b0 d9b1 d9b2 |  0 ..  0
 #
+# Digit-major, so 27 of the 32 lanes hold words (bands 16 lanes apart would waste 7 of 16).
 # A cell is *placed* when it is the only cell of its row in one digit's word. Invariants at
 # rest (after a propagation that did not fail): a placed cell is in no other digit's word and
 # its column in no other band of its digit; every word passes the band rule.

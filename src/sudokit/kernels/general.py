@@ -49,8 +49,8 @@ import numpy as np
 
 from . import protocol as P
 from ._jit import kernel
-from .driver import backtrack, finish, pause, resume
 from .bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
+from .driver import backtrack, finish, pause, resume
 from .matching import open_cells, perfect_matching, value_components
 
 # -- options: one small int64 array, so benchmarks switch rules without recompiling ----------
@@ -122,23 +122,18 @@ def options_for(shape, rules=None, branch=None, restart=None, seed=None, lazy=No
 def default_options(houses, options):
     """Fill ``options`` for the shape ``houses`` describes.
 
-    Up to 12x12, singles and the most constrained cell; from 13x13 to 16x16 (the 16x16
-    boards with 4x4 boxes go to ``hexa.py``) singles and dom/wdeg: on the 16x16 sets the
-    stronger rules save fewer nodes than they cost here (the puzzles need a few dozen nodes
-    at most), while dom/wdeg cuts the heavy tails (goomii17 61 -> 10 nodes a puzzle, 2.1x
-    faster; seeded 15x15 boards with 35% givens 407 -> 45 nodes, 3.9x) and on 10x10 and
-    12x12 boards changes nothing but costs up to a fifth (the most constrained cell is free
-    to find). From 17x17 up, locked candidates, the all-different filter and dom/wdeg: on
-    the 25x25 and 36x36 sets they need 10 to 1000 times fewer nodes than singles, and dom/wdeg
-    the fewest of every branching (``benchmarks/big.py --switches`` measures them all).
-    There the rules wait for ``LAZY_START`` dead ends below the root: a puzzle with many
-    solutions dives to one on singles at a third of the cost a node (misc_25x25_multi
-    1.5x-1.6x faster), and one that keeps failing starts again from the root with the rules
-    and fresh conflict weights, the search it would have made without the wait. A cell's
-    values go least constraining first (the one its houses' other cells hold least): on
-    random 25x25 boards with 25% to 45% givens 1.35x faster, misc_25x25_multi 1.4x, the
-    generated 49x49 boards 4.6x, where increasing order wins only on the Frisch variants
-    (1.4x-1.7x).
+    Up to 12x12, singles and the most constrained cell: it is free to find, and dom/wdeg
+    changes nothing there but costs. From 13x13 to 16x16 (the 16x16 boards with 4x4 boxes go
+    to ``hexa.py``) singles and dom/wdeg: the puzzles need a few dozen nodes at most, so the
+    stronger rules save fewer nodes than they cost, while dom/wdeg cuts the heavy tails. From
+    17x17 up, locked candidates, the all-different filter and dom/wdeg: by far the fewest
+    nodes on the 25x25 and 36x36 sets. There the rules wait for ``LAZY_START`` dead ends below the root: a puzzle
+    with many solutions dives to one on singles, cheaper a node, and one that keeps failing
+    starts again from the root with the rules and fresh conflict weights, the search it
+    would have made without the wait. A cell's values go least constraining first (the one
+    its houses' other cells hold least); increasing order wins only on the Frisch variants.
+    ``benchmarks/big.py --switches`` measures each choice; the figures are in
+    ``benchmarks/README.md``.
     """
     size = houses.shape[1]
     width = 0  # the cells of box 0 (house 2n) in row 0
@@ -388,9 +383,8 @@ def _locked(cand, cell_houses, height, width, queue, dirty, work):
                 once |= mask
             box_twice[size + box] = twice
     # then each segment's removals, written out once here: an inlined helper that takes
-    # arrays and loops costs numba an atomic reference count per array and call (the Frisch
-    # variants 3-4% faster without); the loops count bands and stacks rather than divide,
-    # which costs as much
+    # arrays and loops costs numba an atomic reference count per array and call; the loops
+    # count bands and stacks rather than divide, which costs as much (benchmarks/README.md)
     tail = 0
     changed = ZERO
     s = 0  # the segment: the row segments in order, then the column segments
@@ -526,8 +520,8 @@ def _subsets(cand, houses, cell_houses, queue, dirty, work, iwork):
         empty, union = open_cells(cand, houses, house, local, dom)
         if empty < 2 or 3 * empty > 2 * houses.shape[1]:
             # a house more than two thirds open: the filter costs most there and almost
-            # never removes anything (skipping it: same nodes within 1%, misc_25x25_multi
-            # uniqueness 23% faster, the Frisch variants 5%; 36x36 unchanged)
+            # never removes anything (skipping it saves time at about the same nodes:
+            # figures in benchmarks/README.md)
             continue
         missing = popcount(union)
         if missing < empty:  # more empty cells than values left for them
@@ -622,8 +616,8 @@ def _choose_cell_degree(cand, houses, cell_houses, empty_in):
 def _choose_cell_wdeg(cand, cell_weights):
     """The cell with the fewest candidates per conflict weight of its houses (dom/wdeg: the
     houses that failed before are the ones to settle first). -1 when all are decided.
-    ``cell_weights`` holds each cell's sum, kept up to date as weights change: summing its
-    houses' weights here, for every cell at every choice, cost 3-5% on misc_25x25_multi."""
+    ``cell_weights`` holds each cell's sum, kept up to date as weights change: cheaper than
+    summing its houses' weights for every cell at every choice (benchmarks/README.md)."""
     best_count = 1
     best_weight = 0
     best_cell = -1

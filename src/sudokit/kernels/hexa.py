@@ -23,7 +23,8 @@ The fixpoint is the one the general kernel reaches with the same rules (naked an
 singles in every house). With the general kernel's branching (``CELL``: the first cell with
 the fewest candidates, values in increasing order) both kernels walk the same search tree:
 same nodes, same guesses, solutions in the same order (``tests/test_hexa.py`` checks that);
-on the same tree this kernel is 1.9x-3.1x faster on the shared 16x16 sets.
+on the same tree this kernel is faster on every shared 16x16 set (figures in
+``benchmarks/README.md``).
 
 *Locked candidates* (``LOCKED``, on by default) run at the singles' fixpoint, for the values
 changed since they last ran: per band word, a bit per (row, box) meeting that holds a place
@@ -37,22 +38,9 @@ The default branching is dom/wdeg (``WDEG``): the cell with the fewest candidate
 conflict weight, where every dead end adds one to the weight of the house that showed it
 (the three houses of an emptied cell). Dead ends here name their house at no cost (the rule
 that fails knows it), and a band-wide bit-sliced count gives every cell's candidates at
-once. Measured on the shared sets, whole set in one call, same run (solve / uniqueness,
-nodes a puzzle and boards a second), singles with ``CELL`` -> with ``WDEG`` -> with
-``WDEG`` and ``LOCKED``:
-
-    goomii17           61.3 / 102.7 -> 10.8 / 18.3 -> 4.8 / 7.6 nodes;
-                       15.3k / 9.6k -> 37.1k / 27.8k -> 44.6k / 36.5k boards/s
-    misc_16x16         94.0 / 469.9 -> 33.3 / 345.6 -> 20.1 / 76.7 nodes;
-                       10.0k / 2.3k -> 24.1k / 2.4k -> 25.9k / 6.6k boards/s
-    janko              7.5 / 13.3 -> 6.0 / 7.8 -> 2.5 / 3.0 nodes;
-                       56.0k / 41.7k -> 56.6k / 50.9k -> 69.7k / 66.0k boards/s
-    misc_16x16_multi   85 / 86 -> 75 / 76 -> 76 / 78 nodes;
-                       18.2k / 17.9k -> 21.0k / 20.8k -> 15.1k / 14.7k boards/s
-
-Locked candidates cost a quarter more on the multi-solution set, where nodes rarely fail;
-they are kept for the 1.2x-2.8x they give everywhere else. (In the general kernel, whose
-dead ends blame houses in another order, dom/wdeg alone loses on misc_16x16 uniqueness.)
+once. With locked candidates it takes the fewest nodes and the most boards a second on
+every shared 16x16 set but misc_16x16_multi, where nodes rarely fail and the rule costs more
+than it saves; the per-set figures are in ``benchmarks/README.md``.
 
 State of one search level, one row of ``stack``: ``SLOTS`` uint64 words::
 
@@ -72,8 +60,8 @@ import numpy as np
 
 from . import protocol as P
 from ._jit import kernel
-from .driver import backtrack, finish, grown, pause, record, resume, start
 from .bits import trailing_zeros
+from .driver import backtrack, finish, grown, pause, record, resume, start
 
 SIZE = 16
 CELLS = 256
@@ -103,8 +91,8 @@ LOCKED = 1
 CELL = 0
 WDEG = 1
 
-#: what the Python layer runs by default (measured above: the fewest nodes and the most
-#: boards a second on every shared set but misc_16x16_multi)
+#: what the Python layer runs by default: the fewest nodes and the most boards a second on
+#: every shared 16x16 set but misc_16x16_multi (figures in ``benchmarks/README.md``)
 DEFAULT_RULES = LOCKED
 DEFAULT_BRANCHING = WDEG
 

@@ -92,14 +92,11 @@ F_SIZE = 4
 #: V + g: true because every other member of group g is false; V + G + k: learnt clause k
 NO_REASON = -1
 
-#: restarts follow the Luby sequence in units of this many conflicts: with merged clauses,
-#: 1000 against 100 took the sixteen Frisch puzzles (first 600k nodes each) from 66 to 50 s,
-#: and shuffled copies of them from 76 to 58 s
+#: restarts follow the Luby sequence in units of this many conflicts: 1000 beat 100 on the
+#: Frisch puzzles and their shuffled copies (figures in ``benchmarks/README.md``)
 RESTART_UNIT = 1000
-#: variable activities fade by this factor a conflict (VSIDS): with merged clauses, over the
-#: sixteen Frisch puzzles and four shuffled copies of the set (first 600k nodes of each),
-#: 0.98 took 184 s and solved all 80, 0.95 261 s (78 solved), 0.99 237 s (79); on the first
-#: three sets alone 0.9 took 200 s, 0.95 144 s, 0.98 126 s
+#: variable activities fade by this factor a conflict (VSIDS): the fastest of the factors
+#: tried on the Frisch puzzles and their shuffled copies (``benchmarks/README.md``)
 VAR_DECAY = 0.98
 #: learnt clauses kept at first; the allowance grows by a tenth at every reduction
 FIRST_MAX_LEARNT = 2000
@@ -159,7 +156,7 @@ def intersections(houses: np.ndarray, locked: bool = True) -> tuple[np.ndarray, 
     position j of h (-1 padded). ``locked=False`` gives empty tables (the rule is off)."""
     count, size = houses.shape
     sets = [set(map(int, row)) for row in houses]
-    pairs = [[] for _ in range(count)]
+    pairs: list[list[int]] = [[] for _ in range(count)]
     if locked:
         for h in range(count):
             for h2 in range(count):
@@ -790,8 +787,7 @@ def _analyse(n, cells, houses, ix_house, ix_mask, assign, level, reason, trail, 
     # variable z went true (a placement takes its value from the peers and the cell's other
     # values), become the one literal "not z", which resolving with the binary reasons
     # "z -> not y" gives. A placement shows up in a clause through many of its eliminations,
-    # so clauses get much shorter: on the sixteen Frisch puzzles (first 600k nodes each)
-    # 61 -> 47 usec a conflict, and with fewer conflicts, 90 -> 66 s over the sixteen
+    # so clauses get much shorter, and conflicts cheaper and fewer (benchmarks/README.md)
     # (``seen`` counts the literals of each z, capped at 2, and marks a z once written)
     for i in range(1, size):
         lit = learnt[i]
@@ -855,13 +851,10 @@ def _shrink(n, cells, houses, ix_mask, span, assign, level, reason, trail, lim, 
     the shorter clause, with the same levels. Returns its size; ``seen`` is all zero before
     and after, ``buffer`` and ``marks`` are scratch.
 
-    Over ten shuffled copies of the sixteen Frisch puzzles (learning kernel alone, first 600k
-    nodes of each) it took conflicts from 10.30M to 9.00M and time from 469 s to 397 s (7 of
-    the 10 sets faster, all 160 puzzles solved both ways); on the original sixteen 846k ->
-    918k conflicts. The reasons' antecedents are listed as in ``_analyse``, written out for
-    the same reason: one inline helper serving this walk and the analysis cost 8% more a
-    conflict (the same search, 41.3 against 38.0 s over the Frisch puzzles' first 600k
-    nodes each)."""
+    On shuffled copies of the Frisch puzzles it saves conflicts and time, though the original
+    sixteen take a few more conflicts (figures in ``benchmarks/README.md``). The reasons'
+    antecedents are listed as in ``_analyse``, written out for the same reason: one inline
+    helper serving this walk and the analysis cost more a conflict."""
     variables = assign.shape[0]
     groups = cells + houses.shape[0] * n
     groups_end = variables + groups
