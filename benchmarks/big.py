@@ -107,7 +107,8 @@ def generated(size: int, count: int, keep: float, seed: int) -> DataSet:
     Uniqueness is not enforced: the count is whatever the puzzle has."""
     import sudokit
     from sudokit.kernels import general
-    from sudokit.solve import GeneralSearch
+    from sudokit.engines import GeneralSearch
+    from sudokit.results import Limits
 
     shape = sudokit.Shape.for_size(size)
     rng = np.random.default_rng(seed)
@@ -118,7 +119,7 @@ def generated(size: int, count: int, keep: float, seed: int) -> DataSet:
         options = general.options_for(shape, rules=general.LOCKED, branch=general.CELL,
                                       restart=100, seed=int(rng.integers(1, 2**62)))
         search = GeneralSearch(sudokit.Board.empty(shape), options, engine="dfs")
-        if search.run(1, time_limit=60) != 1:
+        if search.run(Limits(1, time_limit=60)) != 1:
             raise RuntimeError(f"no random {size}x{size} grid in 60 s")
         grid = search.out.copy()
         relabel = np.concatenate([[0], rng.permutation(size) + 1]).astype(np.uint8)
@@ -421,7 +422,8 @@ def switches(data: DataSet, limit: int, puzzle_limit: float) -> list[str]:
     import sudokit
     from sudokit.kernels import general as G
     from sudokit.kernels import hexa, learn
-    from sudokit.solve import GeneralSearch, HexaSearch
+    from sudokit.engines import GeneralSearch, HexaSearch
+    from sudokit.results import Limits
 
     shape = sudokit.Shape.for_size(data.size)
     configs = []
@@ -465,7 +467,7 @@ def switches(data: DataSet, limit: int, puzzle_limit: float) -> list[str]:
                 search.learner = learn.Learner(search.givens, search.houses, search.cell_houses,
                                                data.size, *extra)
             start = time.perf_counter()
-            code = search.run(limit, time_limit=puzzle_limit)
+            code = search.run(Limits(limit, time_limit=puzzle_limit))
             spent += time.perf_counter() - start
             nodes += search.nodes
             solved += code != 2
@@ -571,9 +573,10 @@ def main(argv: list[str] | None = None) -> int:
     for size in sorted({d.size for d in datasets}):
         shape = sudokit.Shape.for_size(size)
         sudokit.count(sudokit.Board.empty(shape), limit=1)
-        from sudokit.solve import GeneralSearch
+        from sudokit.engines import GeneralSearch
+        from sudokit.results import Limits
 
-        GeneralSearch(sudokit.Board.empty(shape), engine="learn").run(1, node_limit=50)
+        GeneralSearch(sudokit.Board.empty(shape), engine="learn").run(Limits(1, node_limit=50))
     print()
     wrong = 0
     cnfs: dict[int, list] = {}

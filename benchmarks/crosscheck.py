@@ -65,7 +65,8 @@ def main() -> None:
     args = parser.parse_args()
 
     import sudokit
-    from sudokit.solve import GeneralSearch
+    from sudokit.engines import GeneralSearch
+    from sudokit.results import Limits
     from sudokit.kernels import protocol
 
     files = puzzle_files(args.data, only=args.only)
@@ -82,7 +83,7 @@ def main() -> None:
             board = sudokit.Board.from_line(line)
             api = sudokit.count(board, 2, time_limit=args.time_limit)
             general = GeneralSearch(board)
-            code = general.run(2, time_limit=args.time_limit) if board.status().valid else protocol.DONE
+            code = general.run(Limits(2, time_limit=args.time_limit)) if board.status().valid else protocol.DONE
             if api.status is sudokit.SolveStatus.UNKNOWN or code == protocol.BUDGET:
                 unfinished += 1
                 continue

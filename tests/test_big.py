@@ -11,15 +11,16 @@ import os
 import subprocess
 import sys
 
+import naive
 import numpy as np
 import pytest
 from conftest import DATA, ENTRIES
 
-import naive
 import sudokit
 from sudokit import Board, Shape, SolveStatus
+from sudokit.engines import GeneralSearch
 from sudokit.kernels import general as G
-from sudokit.solve import GeneralSearch
+from sudokit.results import Limits
 
 RULES = {"singles": 0, "locked": G.LOCKED, "subsets": G.SUBSETS, "locked+subsets": G.LOCKED | G.SUBSETS}
 BRANCHES = {"cell": G.CELL, "cell+degree": G.CELL_DEGREE, "place": G.PLACE, "best": G.BEST, "wdeg": G.WDEG,
@@ -43,7 +44,7 @@ def check_counts(make_search, entries) -> None:
         if not board.status().valid:
             continue
         search = make_search(board)
-        search.run(entry.count + 1)
+        search.run(Limits(entry.count + 1))
         assert search.count == entry.count, entry.puzzle
         if entry.count == 1:
             assert search.solution().to_line() == entry.solution, entry.puzzle
@@ -112,7 +113,7 @@ def test_each_cells_weight_is_the_sum_of_its_houses_weights():
     checked = 0
     for puzzle, _, _ in frisch():
         search = GeneralSearch(Board.from_line(puzzle), engine="dfs")
-        search.run(2, node_limit=3000)
+        search.run(Limits(2, node_limit=3000))
         weights = search.iwork[G._I_WEIGHT]
         sums = search.iwork[G._I_CELL_WEIGHT, : search.cells]
         houses = search.cell_houses
@@ -126,7 +127,7 @@ def test_a_root_that_fails_ends_a_lazy_search():
     board = Board.from_line(".12345678" + "9" + "." * 71)
     options = G.options_for(board.shape, G.LOCKED | G.SUBSETS, G.WDEG, lazy=1)
     search = GeneralSearch(board, options, engine="dfs")
-    assert search.run(2) == 0 and search.count == 0 and search.nodes == 1
+    assert search.run(Limits(2)) == 0 and search.count == 0 and search.nodes == 1
 
 
 def test_a_big_board_lists_distinct_solutions_through_the_lazy_start():
@@ -144,8 +145,15 @@ def test_a_big_board_lists_distinct_solutions_through_the_lazy_start():
     assert sudokit.count(board, limit=12).count == 12
 
 
-@pytest.mark.parametrize("locked", [False, True], ids=["", "locked"])
-@pytest.mark.parametrize("alldiff", [False, True], ids=["", "alldiff"])
+@pytest.mark.parametrize(
+    "locked,alldiff",
+    [
+        pytest.param(False, False, id="-", marks=pytest.mark.slow),  # plain clause learning: 30 s
+        pytest.param(True, False, id="-locked"),
+        pytest.param(False, True, id="alldiff-"),
+        pytest.param(True, True, id="alldiff-locked"),
+    ],
+)
 def test_the_learning_kernel_gives_the_reference_counts(locked, alldiff):
     """Every count is the reference's, with learnt clauses shrunk (one literal per earlier
     level where the reasons allow) on the way: a clause that was not implied would cut
@@ -181,7 +189,7 @@ def test_the_all_different_filter_asks_for_room_and_goes_on():
                                        board.size, alldiff=True)
         first = board.size**2 + 2
         search.learner.state["xlits"] = np.zeros(first, dtype=np.int32)
-        search.run(entry.count + 1)
+        search.run(Limits(entry.count + 1))
         assert search.count == entry.count, entry.puzzle
         grown += len(search.learner.state["xlits"]) > first
     assert grown >= 10
@@ -193,13 +201,14 @@ def test_the_learning_kernel_lists_every_solution_once():
         board = Board.from_line(entry.puzzle)
         search = GeneralSearch(board, engine="learn")
         found = []
-        while search.run(search.count + 1, record_at=search.count + 1) == 1:
+        while search.run(Limits(search.count + 1), record_at=search.count + 1) == 1:
             found.append(search.solution().to_line())
         assert len(found) == len(set(found)) == entry.count
         for line in found:
             assert Board.from_line(line).is_solution_of(board)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("puzzle,count,solution", frisch(), ids=lambda v: str(v)[:10])
 def test_frisch_puzzles_are_solved_and_proven_unique(puzzle, count, solution):
     board = Board.from_line(puzzle)
@@ -213,10 +222,10 @@ def test_frisch_puzzles_are_solved_and_proven_unique(puzzle, count, solution):
 
 def test_hard_puzzles_switch_to_learning_and_easy_ones_do_not():
     hard = GeneralSearch(Board.from_line(frisch()[0][0]))
-    hard.run(1, node_limit=2_000_000)
+    hard.run(Limits(1, node_limit=2_000_000))
     assert hard.learner is not None and hard.count == 1
     easy = GeneralSearch(Board.empty(Shape(8, 8)))
-    easy.run(1, node_limit=100_000)
+    easy.run(Limits(1, node_limit=100_000))
     assert easy.learner is None and easy.count == 1
 
 
@@ -267,7 +276,7 @@ def test_an_impossible_25x25_answers_within_its_budget():
     tiny = sudokit.count(board, limit=2, node_limit=50)
     assert tiny.status in (SolveStatus.NO_SOLUTION, SolveStatus.UNKNOWN) and tiny.nodes <= 50
     dfs = GeneralSearch(board, engine="dfs")
-    assert dfs.run(1, node_limit=20_000) in (0, 2) and dfs.count == 0
+    assert dfs.run(Limits(1, node_limit=20_000)) in (0, 2) and dfs.count == 0
 
 
 def test_default_options_follow_the_board_size():
@@ -293,12 +302,13 @@ SCRIPT = r"""
 import json, sys
 import sudokit
 from sudokit.kernels import _jit
-from sudokit.solve import GeneralSearch
+from sudokit.engines import GeneralSearch
+from sudokit.results import Limits
 assert _jit.JIT_DISABLED
 out = []
 for puzzle, limit, engine in json.loads(sys.stdin.read()):
     search = GeneralSearch(sudokit.Board.from_line(puzzle), engine=engine)
-    search.run(limit)
+    search.run(Limits(limit))
     out.append([search.count, search.nodes, search.guesses])
 print(json.dumps(out))
 """
@@ -312,5 +322,5 @@ def test_the_big_board_kernels_give_the_same_answers_without_jit():
                           text=True, env=env, check=True)
     for (puzzle, limit, engine), (count, nodes, guesses) in zip(cases, json.loads(done.stdout)):
         compiled = GeneralSearch(Board.from_line(puzzle), engine=engine)
-        compiled.run(limit)
+        compiled.run(Limits(limit))
         assert (count, nodes, guesses) == (compiled.count, compiled.nodes, compiled.guesses)

@@ -89,3 +89,41 @@ def test_pickles():
     board = Board.from_line("1" + "." * 255)
     again = pickle.loads(pickle.dumps(board))
     assert again == board and again.symbols == board.symbols
+
+
+def test_from_ints_takes_text_or_rows():
+    rows = [[1, 0, 0, 0], [0, 0, 3, 0], [0, 0, 0, 0], [0, 4, 0, 0]]
+    text = "".join(" ".join(map(str, row)) + "\n" for row in rows)
+    assert Board.from_ints(rows) == Board.from_ints(text) == Board.from_rows(rows)
+
+
+def test_a_solved_boards_picture_sets_the_solvers_values_apart():
+    import sudokit
+
+    puzzle = Board.from_line(SEED_000)
+    solution = sudokit.solve(puzzle).board
+    svg = solution.to_svg(puzzle)
+    assert svg.count('fill="#1f5fbf"') == 81 - puzzle.givens  # filled cells in blue
+    assert 'fill="#1f5fbf"' not in puzzle._repr_svg_()
+
+
+def test_conflicts_are_written_in_the_boards_alphabet():
+    board = Board.from_line("AA" + "." * 254)
+    conflict = board.status().conflicts[0]
+    assert conflict.symbol == "A" and str(conflict).startswith("A appears 2 times in row 1")
+
+
+@pytest.mark.parametrize(
+    "text,cell,where",
+    [
+        (SEED_000, (0, 1), (1, 2)),
+        ("5 3 . . 7 . . . .\n" + "6 . . 1 9 5 . . .\n" + ". 9 8 . . . . 6 .\n" * 7, (1, 3), (2, 7)),
+        ("7 0 0 9 0 0 0 0 1\n" * 9, (2, 3), (3, 7)),
+        ('[["5","3",".",".","7",".",".",".","."]' + ',[".",".",".",".",".",".",".",".","."]' * 8 + "]", (0, 1), (1, 7)),
+    ],
+)
+def test_a_record_knows_where_each_cell_was_written(text, cell, where):
+    import sudokit
+
+    (record,) = sudokit.read_text(text)
+    assert record.position(*cell) == where

@@ -7,7 +7,6 @@ multi-solution unit-test puzzles with their published counts (see ``data/SOURCES
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import os
 import subprocess
@@ -22,7 +21,7 @@ from sudokit.kernels import classic
 from sudokit.kernels import protocol as P
 
 DATA = Path(__file__).parent / "data"
-solve_module = importlib.import_module("sudokit.solve")  # the name ``sudokit.solve`` is the function
+from sudokit import engines as solve_module
 
 
 def _entries() -> list[tuple[str, int, str]]:
@@ -103,26 +102,26 @@ def is_solution(solution, puzzle: str) -> bool:
 @pytest.fixture
 def general_kernel(monkeypatch):
     """Route 9x9 boards to the general kernel for the duration of a test."""
-    monkeypatch.setattr(solve_module, "_USE_SHAPE_KERNELS", False)
+    monkeypatch.setattr(solve_module, "USE_SHAPE_KERNELS", False)
 
 
 def _count(puzzle: str, limit: int, general: bool = False) -> sudokit.SolveResult:
-    saved = solve_module._USE_SHAPE_KERNELS
-    solve_module._USE_SHAPE_KERNELS = not general
+    saved = solve_module.USE_SHAPE_KERNELS
+    solve_module.USE_SHAPE_KERNELS = not general
     try:
         return sudokit.count(puzzle, limit=limit)
     finally:
-        solve_module._USE_SHAPE_KERNELS = saved
+        solve_module.USE_SHAPE_KERNELS = saved
 
 
 # -- agreement ------------------------------------------------------------------------------
 
 
 def test_classic_kernel_is_chosen_for_9x9_only():
-    assert isinstance(solve_module._search_for(sudokit.Board.empty(9)), solve_module.ClassicSearch)
-    assert isinstance(solve_module._search_for(sudokit.Board.empty(16)), solve_module.HexaSearch)
+    assert isinstance(solve_module.search_for(sudokit.Board.empty(9)), solve_module.ClassicSearch)
+    assert isinstance(solve_module.search_for(sudokit.Board.empty(16)), solve_module.HexaSearch)
     assert isinstance(
-        solve_module._search_for(sudokit.Board.empty(sudokit.Shape(1, 9))), solve_module.GeneralSearch
+        solve_module.search_for(sudokit.Board.empty(sudokit.Shape(1, 9))), solve_module.GeneralSearch
     )
 
 
@@ -140,6 +139,7 @@ def test_exact_counts_agree_with_the_general_kernel(puzzle, count, solution):
 
 
 # the reference is slow on the hardest sets: multi-solution, royle, serg, kaggle and top95 samples
+@pytest.mark.slow
 @pytest.mark.parametrize("puzzle,count,solution", ENTRIES[18:33:2] + ENTRIES[43:55:3] + ENTRIES[-22::3])
 def test_counts_agree_with_the_reference(puzzle, count, solution):
     expected, first = reference_count(puzzle, limit=3)
@@ -177,12 +177,12 @@ def test_solutions_are_distinct_and_complete():
 
 
 def _general_solutions(puzzle):
-    saved = solve_module._USE_SHAPE_KERNELS
-    solve_module._USE_SHAPE_KERNELS = False
+    saved = solve_module.USE_SHAPE_KERNELS
+    solve_module.USE_SHAPE_KERNELS = False
     try:
         return list(sudokit.solutions(puzzle))
     finally:
-        solve_module._USE_SHAPE_KERNELS = saved
+        solve_module.USE_SHAPE_KERNELS = saved
 
 
 def test_no_solution_and_empty_board():
@@ -375,6 +375,7 @@ def _lanes_map(name: str, values: np.ndarray) -> np.ndarray:
     return out
 
 
+@pytest.mark.slow
 def test_permutation_rule_and_configurations_agree_with_brute_force():
     occupancies = np.arange(512)
     triads = np.array([_triad_bits(o) for o in occupancies], dtype=np.uint32)
@@ -399,7 +400,7 @@ def test_permutation_rule_and_configurations_agree_with_brute_force():
         assert cells == _triad_bits(_order_triads(order)) * 7
 
 
-@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("seed", [0] + [pytest.param(seed, marks=pytest.mark.slow) for seed in range(1, 5)])
 def test_band_counts_agree_with_brute_force(seed):
     rng = np.random.default_rng(seed)
     words = np.zeros(32, dtype=np.uint32)

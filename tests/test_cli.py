@@ -52,13 +52,31 @@ def test_no_solution_is_marked_and_the_rest_goes_on():
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert len(lines) == 3 and lines[1] == "no solution" and lines[0] == lines[2]
-    assert "<stdin>:2: no solution" in result.stderr
+    assert "<stdin>:2:1: no solution" in result.stderr
 
 
 def test_repeated_givens_say_why():
     result = run(["solve"], stdin="55" + "." * 79 + "\n")
     assert result.exit_code == 1
-    assert "5 appears 2 times in row 1" in result.stderr
+    assert "<stdin>:1:1: no solution: 5 appears 2 times in row 1 (r1c1, r1c2)" in result.stderr
+
+
+def test_repeated_givens_are_written_in_the_input_alphabet_at_their_place(data_dir):
+    """A 16x16 letter grid names the value as its letter and points at the first cell named."""
+    rows = (data_dir / "poj3076_sample.in").read_text().splitlines()
+    assert rows[2][2] == "D" and "D" not in rows[1]
+    rows[1] = rows[1][:2] + "D" + rows[1][3:]  # r2c3 repeats r3c3's D in column 3 and box 1
+    result = run(["solve"], stdin="\n".join(rows) + "\n")
+    assert result.exit_code == 1
+    assert "<stdin>:2:3: no solution: D appears 2 times in column 3 (r2c3, r3c3); D appears 2 times in box 1" in result.stderr
+
+
+def test_repeated_givens_in_the_integer_format_point_at_their_line_and_column(data_dir):
+    rows = (data_dir / "target_01.in").read_text().splitlines()
+    rows[2] = rows[0].split()[0] + rows[2][1:]  # r3c1 repeats r1c1 in column 1 and box 1
+    result = run(["maximize"], stdin="\n".join(rows) + "\n")
+    assert result.exit_code == 1 and result.stdout == "-1\n"
+    assert "<stdin>:1:1: no solution: 7 appears 2 times in column 1 (r1c1, r3c1)" in result.stderr
 
 
 def test_unique_marks_several():
@@ -165,7 +183,7 @@ def test_internal_errors_are_one_line(monkeypatch, capsys, data_dir):
     def boom(*args, **kwargs):
         raise RuntimeError("kaboom")
 
-    monkeypatch.setattr(sys.modules["sudokit.solve"], "count", boom)
+    monkeypatch.setattr(cli_module, "search", boom)
     with pytest.raises(SystemExit) as exit_info:
         cli_module.main(["count", str(data_dir / "poj3074_sample.in")])
     assert exit_info.value.code == 70

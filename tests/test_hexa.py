@@ -12,18 +12,16 @@ from their solutions, seeded.
 
 from __future__ import annotations
 
-import importlib
-
 import naive
 import numpy as np
 import pytest
 from conftest import ENTRIES, sample_lines
 
 import sudokit
+from sudokit import engines as solve_module
 from sudokit.kernels import general, hexa
 from sudokit.kernels import protocol as P
-
-solve_module = importlib.import_module("sudokit.solve")  # the name ``sudokit.solve`` is the function
+from sudokit.results import Limits
 
 SAMPLES = sample_lines("sample_16x16.txt")
 UNIQUE = [e for e in ENTRIES if e.size == 16]
@@ -32,12 +30,12 @@ ALPHABET = "ABCDEFGHIJKLMNOP"
 
 def _general(function, *args, **kwargs):
     """``function`` with 16x16 boards sent to the general kernel."""
-    saved = solve_module._USE_SHAPE_KERNELS
-    solve_module._USE_SHAPE_KERNELS = False
+    saved = solve_module.USE_SHAPE_KERNELS
+    solve_module.USE_SHAPE_KERNELS = False
     try:
         return function(*args, **kwargs)
     finally:
-        solve_module._USE_SHAPE_KERNELS = saved
+        solve_module.USE_SHAPE_KERNELS = saved
 
 
 def _same_tree(puzzle: str, limit: int) -> None:
@@ -48,7 +46,7 @@ def _same_tree(puzzle: str, limit: int) -> None:
         fast = solve_module.HexaSearch(board, hexa.CELL, rules)
         options = general.options_for(board.shape, general_rules, general.CELL)
         slow = solve_module.GeneralSearch(board, options, engine="dfs")
-        codes = fast.run(limit), slow.run(limit)
+        codes = fast.run(Limits(limit)), slow.run(Limits(limit))
         assert codes[0] == codes[1]
         assert (fast.count, fast.nodes, fast.guesses) == (slow.count, slow.nodes, slow.guesses), (puzzle, rules)
         if fast.count:
@@ -74,9 +72,9 @@ SEVERAL = _several()
 
 
 def test_hexa_kernel_is_chosen_for_4x4_boxes_only():
-    assert isinstance(solve_module._search_for(sudokit.Board.empty(16)), solve_module.HexaSearch)
+    assert isinstance(solve_module.search_for(sudokit.Board.empty(16)), solve_module.HexaSearch)
     for shape in (sudokit.Shape(2, 8), sudokit.Shape(8, 2), sudokit.Shape(3, 4), sudokit.Shape(5, 5)):
-        assert isinstance(solve_module._search_for(sudokit.Board.empty(shape)), solve_module.GeneralSearch)
+        assert isinstance(solve_module.search_for(sudokit.Board.empty(shape)), solve_module.GeneralSearch)
 
 
 @pytest.mark.parametrize("limit", [1, 2])
@@ -181,7 +179,7 @@ def test_stack_grows_when_a_search_goes_deep():
     search.stack = search.stack[: hexa.SLOTS].copy()  # one level: every branch must grow it
     search.branch_cell = search.branch_cell[:1].copy()
     search.branch_rest = search.branch_rest[:1].copy()
-    assert search.run(3) == P.LIMIT
+    assert search.run(Limits(3)) == P.LIMIT
     whole = sudokit.count(puzzle, limit=3)
     assert (search.count, search.nodes, search.solution()) == (whole.count, whole.nodes, whole.board)
     # the batch kernel grows its own stack the same way

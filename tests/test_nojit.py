@@ -9,18 +9,20 @@ import sys
 from conftest import ENTRIES
 
 import sudokit
+from sudokit.results import Limits
 
 SCRIPT = r"""
 import json, sys
 import sudokit
 from sudokit.kernels import _jit
-from sudokit.solve import GeneralSearch
+from sudokit.engines import GeneralSearch
+from sudokit.results import Limits
 assert _jit.JIT_DISABLED
 out = []
 for puzzle, limit in json.loads(sys.stdin.read()):
     board = sudokit.Board.from_line(puzzle)
     search = GeneralSearch(board)
-    search.run(limit)
+    search.run(Limits(limit))
     result = sudokit.count(board, limit)
     out.append([search.count, search.nodes, search.guesses, result.count,
                 result.board.to_line() if result.board else None])
@@ -43,13 +45,13 @@ def test_general_kernel_gives_the_same_answers_without_jit():
         env=env,
         check=True,
     )
-    from sudokit.solve import GeneralSearch
+    from sudokit.engines import GeneralSearch
 
     for (puzzle, limit), entry, (count, nodes, guesses, api_count, board) in zip(
         cases, picks, json.loads(done.stdout)
     ):
         compiled = GeneralSearch(sudokit.Board.from_line(puzzle))
-        compiled.run(limit)
+        compiled.run(Limits(limit))
         assert (count, nodes, guesses) == (compiled.count, compiled.nodes, compiled.guesses)
         assert count == api_count == min(entry.count, limit)
         if entry.count == 1:

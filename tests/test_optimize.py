@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 
+import naive
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -16,11 +17,12 @@ from conftest import ENTRIES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import naive
 import sudokit
 from sudokit import Board, Shape, SolveStatus, maximize, minimize
 from sudokit.cli import cli
-from sudokit.optimize import OptimizeSearch, _optimize, as_weights, parse_weights, preset, score
+from sudokit.engines import OptimizeSearch
+from sudokit.optimize import as_weights, optimum, parse_weights, preset, score
+from sudokit.results import UNLIMITED, Limits
 
 SHAPES = {4: Shape(2, 2), 6: Shape(2, 3), 9: Shape(3, 3)}
 
@@ -74,6 +76,7 @@ def check_against_naive(puzzle: list[int], shape: Shape, weights: np.ndarray, co
 # -- against exhaustive enumeration ---------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 2)])
 def test_small_boards_match_exhaustive_enumeration(box):
     rng = random.Random(sum(box) * 31 + box[0])
@@ -91,6 +94,7 @@ def test_small_boards_match_exhaustive_enumeration(box):
         check_against_naive(puzzle, shape, preset("target", n), completions)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_9x9_boards_with_thousands_of_completions(seed):
     rng = random.Random(seed)
@@ -149,7 +153,7 @@ def test_the_dual_bound_does_not_change_the_answer():
     puzzle = thin_out(full_grid(3, 3, rng), shape, rng, most=3000)
     weights = np.array([[rng.randint(-50, 50) for _ in range(9)] for _ in range(9)])
     answers = {
-        sweeps: _optimize(Board(puzzle), weights, "max", None, None, None, sweeps=sweeps)
+        sweeps: optimum(Board(puzzle), as_weights(weights, 9), "max", Limits(UNLIMITED), sweeps=sweeps)
         for sweeps in (0, 1, 4)
     }
     assert len({result.value for result in answers.values()}) == 1
@@ -313,7 +317,7 @@ def test_cli_no_completion(data_dir):
     entry = next(e for e in ENTRIES if e.count == 0 and e.size == 9)
     result = run(["maximize"], stdin=entry.puzzle + "\n")
     assert result.exit_code == 1 and result.stdout == "-1\n"
-    assert "<stdin>:1: no solution" in result.stderr
+    assert "<stdin>:1:1: no solution" in result.stderr
     # under other weights -1 could be a score, so the record is marked instead
     custom = run(["maximize", "--weights", str(data_dir / "target_01.in")], stdin=entry.puzzle + "\n")
     assert custom.exit_code == 1 and custom.stdout == "no solution\n"
@@ -324,7 +328,7 @@ def test_cli_no_completion(data_dir):
     [
         ("1 2 3 4\n5 6 7 8\n9 1 2 3\n4 5 6 oops\n", "w.txt:4:7:", "expected an integer weight, found 'oops'"),
         ("1 2 3 4\n5 6 7 8\n9 1 2\n4 5 6 7\n", "w.txt:3:6:", "row has 3 weights"),
-        ("1 2\n3 4\n", "w.txt:1:1:", "the weights are 2x2, the board at <stdin>:1 is 4x4"),
+        ("1 2\n3 4\n", "w.txt:1:1:", "the weights are 2x2, the board at <stdin>:1:1 is 4x4"),
     ],
 )
 def test_cli_bad_weights_file(tmp_path, monkeypatch, text, where, message):

@@ -19,9 +19,11 @@ from conftest import ENTRIES, sample_lines
 
 import sudokit
 from sudokit import pipeline
+from sudokit.batch import executors, sources, work
+from sudokit.batch import output as sinks
 from sudokit.cli import cli
-from sudokit.errors import ExitCode
 from sudokit.pipeline import BatchError, iter_results, solve_column, solve_file
+from sudokit.results import ExitCode
 
 SEED_000 = ".2738..1..1...6735.......293.5692.8...........6.1745.364.......9518...7..8..6534."
 NO_SOLUTION = "..9.287..8.6..4..5..3.....46.........2.71345.........23.....5..9..4..8.7..125.3.."
@@ -109,7 +111,7 @@ def test_results_agree_with_the_single_board_api(tmp_path):
 def test_the_fast_reader_reads_zeros_as_the_parser_does(tmp_path):
     """On a 9x9 board '0' is a blank even beside '.' blanks, in both readers."""
     odd = "1234567.0" + "." * 72
-    columns = pipeline._solve_texts([odd.encode() + b"\n", SEED_000.encode() + b"\n"], [1, 2], pipeline.BatchOptions())
+    columns = work._solve_texts([odd.encode() + b"\n", SEED_000.encode() + b"\n"], [1, 2], pipeline.BatchOptions())
     expected = sudokit.solve(odd).board.to_line()
     assert columns["solution"][0] == expected and expected[:7] == "1234567"
     assert columns["plain"].tolist() == [True, True]
@@ -296,11 +298,11 @@ def test_warming_pool_solves_here_until_the_workers_are_up():
     pool = pipeline.WarmingPool(2, "processes", start_after=0.0)
     try:
         first = pool.submit(chunk, options, "ndjson")  # starts the workers, solves here meanwhile
-        assert isinstance(first, pipeline._Done) and pool.pool is not None
+        assert isinstance(first, executors._Done) and pool.pool is not None
         for future in pool.warming:
             future.result()
         later = pool.submit(chunk, options, "ndjson")
-        assert not isinstance(later, pipeline._Done) and pool.slots == 4
+        assert not isinstance(later, executors._Done) and pool.slots == 4
         assert later.result().payload == first.result().payload
     finally:
         pool.close()
@@ -368,7 +370,7 @@ def test_resume_after_a_crash_at_each_step_of_a_commit(tmp_path, monkeypatch, wh
     if where == "in-journal":
         crash_at(pipeline.Journal, "save")
     else:
-        crash_at(pipeline._FileSink, "write" if where == "after-write" else "sync")
+        crash_at(sinks.FileSink, "write" if where == "after-write" else "sync")
     with pytest.raises(Crash):
         solve_file(source, output, workers=1, chunk_size=50, limit=2)
     monkeypatch.undo()
@@ -420,7 +422,7 @@ def test_resume_checks_what_it_resumes(tmp_path):
     journal = pipeline.Journal(str(output))
     state = {"sudokit_batch": 1, "records": 0, "offset": 0, "line": 0, "output_bytes": 0,
              "counts": dict.fromkeys(pipeline.STATUSES, 0),
-             "fingerprint": {"options": pipeline.BatchOptions(limit=2).fingerprint(), "input": pipeline._file_identity(str(source)), "output_format": "ndjson"}}
+             "fingerprint": {"options": pipeline.BatchOptions(limit=2).fingerprint(), "input": sources._file_identity(str(source)), "output_format": "ndjson"}}
     journal.save(state)
     with pytest.raises(BatchError, match="limit: 2 then, 1 now"):
         solve_file(source, output, workers=1, resume=True)
@@ -482,6 +484,7 @@ def stop_midway(command: list[str], output: Path, at_bytes: int, sig: int, expec
     pytest.fail(f"the run always finished before signal {sig} landed")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_resume_after_kill_9_at_a_random_point(tmp_path, slow_reference, seed):
     source, reference = slow_reference
@@ -497,6 +500,7 @@ def test_resume_after_kill_9_at_a_random_point(tmp_path, slow_reference, seed):
     assert not Path(str(output) + ".progress").exists()
 
 
+@pytest.mark.slow
 def test_ctrl_c_then_resume(tmp_path, slow_reference):
     source, reference = slow_reference
     output = tmp_path / "out.ndjson"
@@ -519,3 +523,42 @@ def test_progress_bar_only_when_asked_or_on_a_terminal(tmp_path):
     shown = run(["batch", str(source), "-o", str(tmp_path / "b.ndjson"), "--workers", "1", "--chunk-size", "100", "--progress"])
     assert "records" in shown.stderr and "eta" in shown.stderr
     assert (tmp_path / "a.ndjson").read_bytes() == (tmp_path / "b.ndjson").read_bytes()
+
+
+# -- a time limit per record ----------------------------------------------------------------------
+
+
+def _full(size: int) -> str:
+    return sudokit.solve("." * size * size).board.to_line()
+
+
+def test_a_time_limit_stops_one_record_and_leaves_the_others_exact():
+    full = _full(6)  # a complete board: its own only solution
+    empty = "." * 36  # 28,200,960 solutions: counting them all takes minutes
+    result = sudokit.solve_batch([full, empty, full], limit=10**8, time_limit=0.05)
+    assert result.counts[[0, 2]].tolist() == [1, 1] and result.exhausted[[0, 2]].all()
+    assert 2 <= result.counts[1] < 10**8 and not result.exhausted[1]
+    assert result.status(1) == "several"  # as a node limit would leave it
+    assert result.elapsed < 30
+
+
+@pytest.mark.parametrize("size,limit", [(9, 30_000), (16, 30_000), (6, 30_000), (25, 3_000)])
+def test_a_generous_time_limit_changes_nothing(size, limit):
+    """Records that outlive the batch loop's first slice are searched again under the clock on
+    the same kernel: counts, nodes, guesses and solutions are those of an uncut search."""
+    puzzles = [_full(size), "." * size * size, _full(size)]
+    plain = sudokit.solve_batch(puzzles, limit=limit)
+    timed = sudokit.solve_batch(puzzles, limit=limit, time_limit=600)
+    assert plain.nodes[1] > 2000  # the record went through the second pass
+    for name in ("counts", "nodes", "guesses", "exhausted", "solutions"):
+        assert (getattr(plain, name) == getattr(timed, name)).all(), name
+
+
+def test_batch_time_limit_option(tmp_path):
+    (tmp_path / "in.txt").write_text(f"{_full(6)}\n{'.' * 36}\n")
+    result = run(["batch", str(tmp_path / "in.txt"), "--limit", "100000000", "--time-limit", "0.05", "--workers", "1"])
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [row["status"] for row in rows] == ["solved", "several"]
+    assert rows[1]["count"] < 10**8 and result.exit_code == ExitCode.OK  # counting: any count answers
+    summary = solve_file(tmp_path / "in.txt", tmp_path / "out.ndjson", workers=1, limit=2, time_limit=1.0)
+    assert summary.counts["solved"] == 1 and summary.counts["several"] == 1

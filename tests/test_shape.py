@@ -1,7 +1,7 @@
+import naive
 import numpy as np
 import pytest
 
-import naive
 from sudokit import Shape
 
 SHAPES = [(h, w) for h in range(1, 9) for w in range(1, 9) if 2 <= h * w <= 64]
@@ -73,3 +73,64 @@ def test_names():
     assert Shape(3, 3).name == "9x9"
     assert Shape(2, 3).name == "6x6 (2x3 boxes)"
     assert repr(Shape(2, 3)) == "Shape(2, 3)"
+
+
+# -- geometry: houses as data ------------------------------------------------------------------
+
+from sudokit import Geometry  # noqa: E402
+
+
+@pytest.mark.parametrize("height,width", [(2, 2), (2, 3), (3, 3), (4, 4)])
+def test_a_shapes_geometry_is_rows_columns_and_boxes(height, width):
+    shape = Shape(height, width)
+    geometry = shape.geometry
+    n = shape.size
+    assert geometry.kinds == ("row",) * n + ("column",) * n + ("box",) * n
+    assert geometry.describe(2 * n + 1) == ("box", 1)
+    assert geometry == Geometry.boxed(shape) and hash(geometry) == hash(Geometry.boxed(shape))
+    assert geometry.houses is shape.houses
+
+
+def test_jigsaw_regions_become_houses_in_order_of_first_appearance():
+    regions = "aabb" "aabb" "ccdd" "ccdd"
+    assert Geometry.jigsaw(regions) == Shape(2, 2).geometry.__class__(
+        Shape(2, 2).houses, ("row",) * 4 + ("column",) * 4 + ("region",) * 4
+    )
+    odd = Geometry.jigsaw("aaab" "abbb" "cccd" "cddd")
+    assert sorted(odd.houses[8].tolist()) == [0, 1, 2, 4]
+    assert odd.peers[0] == {1, 2, 3, 4, 8, 12}
+
+
+@pytest.mark.parametrize(
+    "regions,message",
+    [("aaab" "aabb" "ccdd" "ccdd", "region 'a' has 5 cells, a 4x4 board needs 4"), ("aab", "do not make a square")],
+)
+def test_bad_jigsaw_regions_say_which_region(regions, message):
+    with pytest.raises(ValueError, match=message):
+        Geometry.jigsaw(regions)
+
+
+def test_diagonals_and_windows_are_extra_houses():
+    x = Shape(3, 3).geometry.with_diagonals()
+    assert len(x.houses) == 29 and x.describe(27) == ("diagonal", 0) and x.describe(28) == ("anti-diagonal", 0)
+    assert x.cell_houses[40].tolist() == [4, 13, 22, 27, 28]  # the centre is on both diagonals
+    assert x.cell_houses[1].tolist() == [0, 10, 18, -1, -1]
+    assert len(x.peers[0]) == 20 + 6
+    windoku = Shape(3, 3).geometry.with_windows(3)
+    assert [sorted(h) for h in windoku.houses[27:].tolist()][0] == [10, 11, 12, 19, 20, 21, 28, 29, 30]
+    with pytest.raises(ValueError, match="do not fit"):
+        Shape(2, 3).geometry.with_windows(2)
+
+
+def test_a_house_that_repeats_a_cell_is_refused():
+    with pytest.raises(ValueError, match="holds a cell twice"):
+        Shape(2, 2).geometry.with_houses([[0, 0, 1, 2]], "extra")
+
+
+def test_board_status_names_houses_by_kind():
+    from sudokit import Board
+
+    board = Board.from_line("1" + "." * 9 + "1" + "." * 70)  # r1c1 and r2c2: box 1
+    (conflict,) = board.status().conflicts
+    assert (conflict.kind, conflict.index, conflict.cells) == ("box", 0, ((0, 0), (1, 1)))
+    assert str(conflict) == "1 appears 2 times in box 1 (r1c1, r2c2)"

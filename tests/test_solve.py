@@ -1,12 +1,13 @@
 """The search against the reference solver and the shared puzzle:count:solution file."""
 
+import naive
 import numpy as np
 import pytest
 from conftest import ENTRIES, sample_lines
 
-import naive
 import sudokit
 from sudokit import Board, Shape, SolveStatus
+from sudokit.results import Limits
 
 
 def board_of(line: str) -> Board:
@@ -40,7 +41,11 @@ def test_limits_cap_the_count(entry):
 
 @pytest.mark.parametrize(
     "name,box",
-    [("sample_9x9.txt", (3, 3)), ("sample_16x16.txt", (4, 4)), ("sample_25x25.txt", (5, 5))],
+    [
+        pytest.param("sample_9x9.txt", (3, 3), marks=pytest.mark.slow),
+        pytest.param("sample_16x16.txt", (4, 4), marks=pytest.mark.slow),
+        ("sample_25x25.txt", (5, 5)),
+    ],
 )
 def test_samples_against_the_reference(name, box):
     """Solution validity on every sample; counts (to 2) against the reference where it is quick."""
@@ -152,11 +157,11 @@ def test_big_empty_boards_solve():
 
 
 def test_stack_grows_for_deep_searches():
-    from sudokit.solve import GeneralSearch
+    from sudokit.engines import GeneralSearch
 
     search = GeneralSearch(Board.empty(Shape(6, 6)))
     levels = len(search.stack)
-    search.run(1)
+    search.run(Limits(1))
     assert search.count == 1 and len(search.stack) >= levels
 
 

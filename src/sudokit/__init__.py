@@ -9,13 +9,20 @@ Solve, count, prove uniqueness and optimise boards of any box shape from 2x2 to 
 ('solved', '534678912')
 """
 
-from .batch import BatchResult, solve_batch
-from .board import Board, BoardStatus, Conflict
-from .errors import ExitCode, FormatError
-from .optimize import OptimumResult, maximize, minimize
-from .pipeline import iter_results, solve_column, solve_file
-from .shape import Shape
-from .solve import SolveResult, SolveStatus, as_board, count, is_unique, solutions, solve
+from .batch import iter_results, solve_batch, solve_column, solve_file
+from .board import Board, BoardStatus, Conflict, Record, as_board, read, read_text
+from .errors import FormatError
+from .optimize import maximize, minimize
+from .results import (
+    BatchResult,
+    ExitCode,
+    Limits,
+    OptimumResult,
+    SolveResult,
+    SolveStatus,
+)
+from .shape import Geometry, Shape
+from .solver import count, is_unique, solutions, solve
 
 __version__ = "0.1.0"
 
@@ -26,7 +33,10 @@ __all__ = [
     "Conflict",
     "ExitCode",
     "FormatError",
+    "Geometry",
+    "Limits",
     "OptimumResult",
+    "Record",
     "Shape",
     "SolveResult",
     "SolveStatus",
@@ -36,6 +46,8 @@ __all__ = [
     "iter_results",
     "maximize",
     "minimize",
+    "read",
+    "read_text",
     "solutions",
     "solve",
     "solve_batch",

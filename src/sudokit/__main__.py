@@ -1,3 +1,5 @@
-from sudokit.cli import main
+"""``python -m sudokit``: the same command as ``sudokit``."""
+
+from .cli import main
 
 main()

@@ -1,20 +1,28 @@
-"""``Board``: an immutable Sudoku position that reads and writes every text format."""
+"""``Board``: an immutable Sudoku position that reads and writes every text format, and the
+stream reader that turns a text of puzzles into boards (:func:`read`, :class:`Record`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from . import formats
 from . import symbols as _symbols
-from .shape import Shape
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .formats import FormatName
-
-#: house kinds, in house-number order (rows ``0..n-1``, columns ``n..2n-1``, boxes ``2n..3n-1``)
-HOUSE_KINDS = ("row", "column", "box")
+from .errors import FormatError
+from .formats import (
+    BoardData,
+    FormatName,
+    Position,
+    grid,
+    ints,
+    leetcode,
+    line,
+    pretty,
+    svg,
+)
+from .shape import Geometry, Shape
 
 
 @dataclass(frozen=True)
@@ -22,13 +30,15 @@ class Conflict:
     """A value given twice (or more) in one house."""
 
     value: int
-    kind: str  #: ``'row'``, ``'column'`` or ``'box'``
+    kind: str  #: ``'row'``, ``'column'`` or ``'box'`` (``'region'``, ``'diagonal'``, ... in variants)
     index: int  #: 0-based row, column or box number
     cells: tuple[tuple[int, int], ...]  #: the (row, col) pairs holding the value, 0-based
+    symbol: str = ""  #: how the board's alphabet writes ``value`` (``'D'`` for 4 in ``A-P``)
 
     def __str__(self) -> str:
         where = ", ".join(f"r{r + 1}c{c + 1}" for r, c in self.cells)
-        return f"{self.value} appears {len(self.cells)} times in {self.kind} {self.index + 1} ({where})"
+        value = self.symbol or str(self.value)
+        return f"{value} appears {len(self.cells)} times in {self.kind} {self.index + 1} ({where})"
 
 
 @dataclass(frozen=True)
@@ -133,40 +143,40 @@ class Board:
         return cls([value for row in rows for value in row], shape, symbols)
 
     @classmethod
+    def _of(cls, data: BoardData) -> Board:
+        """The board a format parsed (its values are checked and its array is fresh)."""
+        return cls._trusted(data.cells, data.shape, data.symbols)
+
+    @classmethod
     def from_line(
         cls, text: str, shape: Shape | None = None, symbols: str | None = None
     ) -> Board:
         """From the one-line form: ``n*n`` symbols, ``.``/``-``/``0`` for empty cells."""
-        from .formats import line
-
-        return line.parse(text, shape=shape, symbols=symbols)
+        return cls._of(line.parse(text, shape=shape, symbols=symbols))
 
     @classmethod
     def from_grid(
         cls, text: str, shape: Shape | None = None, symbols: str | None = None
     ) -> Board:
         """From ``n`` lines of ``n`` symbols (box rules such as ``|`` and ``+---+`` are skipped)."""
-        from .formats import grid
-
-        return grid.parse(text, shape=shape, symbols=symbols)
+        return cls._of(grid.parse(text, shape=shape, symbols=symbols))
 
     @classmethod
-    def from_ints(cls, text: str, shape: Shape | None = None) -> Board:
-        """From ``n`` lines of ``n`` whitespace-separated integers, 0 = empty (NOIP form)."""
-        from .formats import ints
-
-        return ints.parse(text, shape=shape)
+    def from_ints(cls, text: str | Sequence[Sequence[int]], shape: Shape | None = None) -> Board:
+        """From ``n`` lines of ``n`` whitespace-separated integers, 0 = empty (NOIP form), or
+        from ``n`` rows of integers already read (as :meth:`from_rows`)."""
+        if not isinstance(text, str):
+            return cls.from_rows(text, shape)
+        return cls._of(ints.parse(text, shape=shape))
 
     @classmethod
     def from_leetcode(
         cls, rows: Sequence[Sequence[str]] | str, shape: Shape | None = None
     ) -> Board:
         """From LeetCode's list of lists of one-character strings, or its JSON text."""
-        from .formats import leetcode
-
         if isinstance(rows, str):
-            return leetcode.parse(rows, shape=shape)
-        return leetcode.from_lists(rows, shape=shape)
+            return cls._of(leetcode.parse(rows, shape=shape))
+        return cls._of(leetcode.from_lists(rows, shape=shape))
 
     @classmethod
     def parse(
@@ -177,47 +187,37 @@ class Board:
         symbols: str | None = None,
     ) -> Board:
         """Read exactly one board in any format (detected unless ``format`` is given)."""
-        from .formats import parse_one
-
-        return parse_one(text, format=format, shape=shape, symbols=symbols)
+        return cls._of(formats.parse_one(text, format=format, shape=shape, symbols=symbols))
 
     # -- writers ------------------------------------------------------------------------
 
     def to_line(self, blank: str = ".") -> str:
         """The one-line form, in this board's alphabet."""
-        from .formats import line
-
         return line.format(self, blank=blank)
 
     def to_grid(self, blank: str = ".") -> str:
         """``n`` lines of ``n`` symbols, newline-terminated."""
-        from .formats import grid
-
         return grid.format(self, blank=blank)
 
     def to_ints(self) -> str:
         """``n`` lines of ``n`` space-separated integers, newline-terminated."""
-        from .formats import ints
-
         return ints.format(self)
 
     def to_leetcode(self) -> list[list[str]]:
         """LeetCode's list of lists of one-character strings (``'.'`` for empty)."""
-        from .formats import leetcode
-
         return leetcode.to_lists(self)
 
     def to_pretty(self) -> str:
         """The boxed grid for a person (what ``str(board)`` prints)."""
-        from .formats import pretty
-
         return pretty.format(self)
+
+    def to_svg(self, puzzle: Board | None = None) -> str:
+        """An SVG picture; cells that ``puzzle`` leaves empty (the solver's) are drawn in blue."""
+        return svg.format(self, puzzle)
 
     def format(self, format: FormatName) -> str:
         """The board in a named format: ``line``, ``grid``, ``ints``, ``leetcode``, ``pretty``."""
-        from .formats import format_board
-
-        return format_board(self, format)
+        return formats.format_board(self, format)
 
     # -- access -------------------------------------------------------------------------
 
@@ -233,6 +233,11 @@ class Board:
     def symbols(self) -> str:
         """The alphabet: ``symbols[v - 1]`` writes value ``v``."""
         return self._symbols
+
+    @property
+    def geometry(self) -> Geometry:
+        """The houses whose values must differ (rows, columns and boxes of the shape)."""
+        return self._shape.geometry
 
     @property
     def cells(self) -> np.ndarray:
@@ -272,20 +277,23 @@ class Board:
         """Rule-breaking givens (a value twice in a house), without raising."""
         n = self.size
         conflicts: list[Conflict] = []
-        houses = self._shape.houses
-        values = self._cells[houses]  # (3n, n)
+        geometry = self.geometry
+        houses = geometry.houses
+        values = self._cells[houses]  # (houses, n)
         for house in np.nonzero(_has_repeat(values, n))[0]:
             cells = houses[house]
             house_values = values[house]
+            kind, number = geometry.describe(int(house))
             for value in np.unique(house_values[house_values > 0]):
                 where = cells[house_values == value]
                 if len(where) > 1:
                     conflicts.append(
                         Conflict(
                             value=int(value),
-                            kind=HOUSE_KINDS[house // n],
-                            index=int(house % n),
+                            kind=kind,
+                            index=number,
                             cells=tuple((int(c) // n, int(c) % n) for c in where),
+                            symbol=self._symbols[int(value) - 1],
                         )
                     )
         empty = int(np.count_nonzero(self._cells == 0))
@@ -322,8 +330,6 @@ class Board:
         return self.to_pretty()
 
     def _repr_svg_(self) -> str:
-        from .formats import svg
-
         return svg.format(self)
 
     def __reduce__(self):
@@ -335,4 +341,77 @@ def _has_repeat(values: np.ndarray, size: int) -> np.ndarray:
     houses = values.shape[0]
     keys = values.astype(np.int64) + (size + 1) * np.arange(houses)[:, None]
     counts = np.bincount(keys.ravel(), minlength=houses * (size + 1)).reshape(houses, size + 1)
-    return (counts[:, 1:] > 1).any(axis=1)
+    return np.asarray((counts[:, 1:] > 1).any(axis=1))
+
+
+# -- reading anything as a board ---------------------------------------------------------------
+
+
+def as_board(puzzle: Any, shape: Shape | None = None) -> Board:
+    """A :class:`Board` from a board, text in any format, rows of values or symbols, or an
+    array; raises :class:`sudokit.FormatError` (a ``ValueError``) for anything else."""
+    if isinstance(puzzle, Board):
+        return puzzle
+    if isinstance(puzzle, (str, bytes)):
+        text = puzzle.decode("utf-8", "surrogateescape") if isinstance(puzzle, bytes) else puzzle
+        body = text.strip()
+        if "\n" not in body and not body.startswith("["):
+            return Board.from_line(body, shape=shape)  # one line can only be the line format
+        return Board.parse(text, shape=shape)
+    if isinstance(puzzle, np.ndarray):
+        return Board(puzzle, shape)
+    if isinstance(puzzle, (list, tuple)) and puzzle and isinstance(puzzle[0], (list, tuple)):
+        if any(isinstance(cell, str) for row in puzzle for cell in row):
+            return Board.from_leetcode(puzzle, shape)
+        return Board.from_rows(puzzle, shape)
+    raise TypeError(f"cannot read a board from {type(puzzle).__name__}")
+
+
+# -- streams of puzzles ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Record:
+    """One puzzle of an input stream: its board, or the error that stopped it being one."""
+
+    index: int  #: 0-based position among the records of the input
+    line: int  #: 1-based line where the record starts
+    format: str  #: the format it was read in
+    text: str  #: the record's text as read (lines joined with ``\\n``)
+    board: Board | None = None
+    error: FormatError | None = None
+    column: int = 1  #: 1-based column where the record starts on its line
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def position(self, row: int, col: int) -> Position:
+        """The 1-based (line, column) of the input where cell ``(row, col)`` (0-based) was
+        written: messages about a cell point at it in the file."""
+        assert self.board is not None
+        scanned = formats.Scanned(self.index, self.line, self.column, self.format, self.text, None, None)
+        return formats.positions(scanned)[row * self.board.size + col]
+
+
+def read(
+    lines: Iterable[str | bytes],
+    *,
+    format: FormatName | None = None,
+    shape: Shape | None = None,
+    symbols: str | None = None,
+    source: str | None = None,
+) -> Iterator[Record]:
+    """Every puzzle in a stream of lines, in order, one :class:`Record` each, a bad one
+    included (its ``error`` says what and where). The format is detected from the first puzzle
+    unless given; a line ``end`` ends the input and lines starting with ``#`` are comments."""
+    for scanned in formats.scan(lines, format=format, shape=shape, symbols=symbols, source=source):
+        board = None if scanned.data is None else Board._of(scanned.data)
+        yield Record(scanned.index, scanned.line, scanned.format, scanned.text, board, scanned.error, scanned.column)
+
+
+def read_text(text: str | bytes, **options: Any) -> list[Record]:
+    """:func:`read` over a whole text."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "surrogateescape")
+    return list(read(text.splitlines(), **options))

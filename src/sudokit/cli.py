@@ -8,15 +8,27 @@ on stderr, and the rest of the input is still processed; the exit status says wh
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
-from dataclasses import dataclass, field
+import time
 from typing import IO, Callable, Iterable, Iterator
 
 import click
 
-from .errors import ExitCode, FormatError
-from .formats import FORMATS, Record, format_board, read
+from . import engines
+from .batch import BatchError, solve_file
+from .batch.cluster import DaskExecutor, connect
+from .board import Board, Record, read
+from .errors import FormatError
+from .formats import FORMATS, format_board
+from .optimize import PRESETS, as_weights, optimum, parse_weights
+from .results import UNLIMITED, ExitCode, Limits, SolveResult, Tally
 from .shape import Shape
+from .solver import run as search
+
+#: the option of ``sudokit batch`` for each parameter of ``solve_file`` a BatchError names
+BATCH_OPTIONS = {"column": "--column", "resume": "--resume", "output": "-o"}
 
 #: what an unsolved record prints in place of a board, by status
 MARKERS = {
@@ -25,27 +37,6 @@ MARKERS = {
     "unknown": "unknown (budget exhausted)",
     "error": "error",
 }
-
-
-@dataclass
-class Report:
-    """Counts outcomes over a run and turns them into the exit status."""
-
-    solved: int = 0
-    unsolved: int = 0
-    unknown: int = 0
-    errors: int = 0
-    details: list[str] = field(default_factory=list)
-
-    @property
-    def exit_code(self) -> ExitCode:
-        if self.errors:
-            return ExitCode.BAD_INPUT
-        if self.unsolved:
-            return ExitCode.UNSOLVED
-        if self.unknown:
-            return ExitCode.UNKNOWN
-        return ExitCode.OK
 
 
 def _parse_shape(ctx, param, value: str | None) -> Shape | None:
@@ -59,7 +50,7 @@ def _parse_shape(ctx, param, value: str | None) -> Shape | None:
 
 def _check_symbols(ctx, param, value: str | None) -> str | None:
     if value is not None and ("\\" in value or len(value) < 2):
-        raise click.BadParameter(f"expected the symbols of values 1..n in order, e.g. 'ABCDEFGHIJKLMNOP'")
+        raise click.BadParameter("expected the symbols of values 1..n in order, e.g. 'ABCDEFGHIJKLMNOP'")
     return value
 
 
@@ -109,11 +100,37 @@ def _warn(message: str) -> None:
     click.echo(message, err=True)
 
 
+@contextlib.contextmanager
+def _interruptible(hint: str = "") -> Iterator[None]:
+    """Ctrl-C ends the command with one line on stderr and exit status 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        _warn(f"sudokit: interrupted{hint}")
+        sys.exit(ExitCode.INTERRUPTED)
+
+
 def _marker(record_format: str, status: str, detail: str = "") -> str:
     """The stand-in for a board that could not be given: one line, and in block formats the
     blank line that ends a record."""
     text = MARKERS[status] + (f": {detail}" if detail else "")
     return text + ("\n" if record_format == "line" or record_format == "leetcode" else "\n\n")
+
+
+def _where(source: str, record: Record, cell: tuple[int, int] | None = None) -> str:
+    """``source:line:col`` of a record, or of one of its cells (0-based row and column)."""
+    line, column = record.line, record.column
+    if cell is not None:
+        line, column = record.position(*cell)
+    return f"{source}:{line}:{column}"
+
+
+def _no_solution(source: str, record: Record, conflicts) -> str:
+    """The message for a board without solution, at the first cell its conflicts name."""
+    if not conflicts:
+        return f"{_where(source, record)}: no solution"
+    why = "; ".join(str(conflict) for conflict in conflicts)
+    return f"{_where(source, record, conflicts[0].cells[0])}: no solution: {why}"
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -135,32 +152,28 @@ def cli() -> None:
 @click.option("--stats", is_flag=True, help="Print nodes, guesses and time per puzzle on stderr.")
 def solve(files, input_format, shape, symbols, time_limit, node_limit, unique, output_format, pretty, stats) -> None:
     """Solve every puzzle; print each solution in the input's format (or --to another)."""
-    from .solve import count as count_solutions
-
-    report = Report()
+    limits = Limits(2 if unique else 1, time_limit, node_limit)
+    tally = Tally()
     out = sys.stdout
-    limit = 2 if unique else 1
-    try:
+    with _interruptible():
         for source, record in records(files, input_format, shape, symbols):
-            if not _check_record(record, report, out):
+            board = _board_of(record, tally, out)
+            if board is None:
                 continue
-            result = count_solutions(record.board, limit, time_limit=time_limit, node_limit=node_limit)
-            where = f"{source}:{record.line}"
+            result = search(board, limits)
+            tally.add(result.status.value)
             if stats:
-                _warn(f"{where}: {result.status}, {result.nodes} nodes, {result.guesses} guesses, {result.elapsed * 1e3:.2f} ms")
+                _warn(f"{_where(source, record)}: {result.status}, {result.nodes} nodes, {result.guesses} guesses, {result.elapsed * 1e3:.2f} ms")
             if result.solved:
-                report.solved += 1
+                assert result.board is not None
                 if pretty:
-                    _print_pretty(record.board, result.board, out)
+                    _print_pretty(board, result.board, out)
                 else:
                     out.write(format_board(result.board, output_format or record.format))
             else:
-                _unsolved(result, record, where, report, out, output_format)
+                _unsolved(result, source, record, out, output_format)
             out.flush()
-    except KeyboardInterrupt:
-        _warn("sudokit: interrupted")
-        sys.exit(ExitCode.INTERRUPTED)
-    sys.exit(report.exit_code)
+    sys.exit(tally.exit_code)
 
 
 @cli.command()
@@ -171,27 +184,24 @@ def count(files, input_format, shape, symbols, time_limit, node_limit, limit) ->
 
     A count equal to the limit means "at least that many".
     """
-    from .solve import count as count_solutions
-
-    report = Report()
+    limits = Limits(limit, time_limit, node_limit)
+    tally = Tally(counting=True)
     out = sys.stdout
-    try:
+    with _interruptible():
         for source, record in records(files, input_format, shape, symbols):
-            if not _check_record(record, report, out, block=False):
+            board = _board_of(record, tally, out, block=False)
+            if board is None:
                 continue
-            result = count_solutions(record.board, limit, time_limit=time_limit, node_limit=node_limit)
-            if not result.exhausted and result.count < limit:
-                report.unknown += 1
-                _warn(f"{source}:{record.line}: unknown: the budget ran out after {result.count} solution(s)")
-                out.write(f"{MARKERS['unknown']}: at least {result.count}\n")
-            else:
-                report.solved += 1
+            result = search(board, limits)
+            if result.count_known:
+                tally.add("solved")
                 out.write(f"{result.count}\n")
+            else:
+                tally.add("unknown")
+                _warn(f"{_where(source, record)}: unknown: the budget ran out after {result.count} solution(s)")
+                out.write(f"{MARKERS['unknown']}: at least {result.count}\n")
             out.flush()
-    except KeyboardInterrupt:
-        _warn("sudokit: interrupted")
-        sys.exit(ExitCode.INTERRUPTED)
-    sys.exit(ExitCode.BAD_INPUT if report.errors else ExitCode.UNKNOWN if report.unknown else ExitCode.OK)
+    sys.exit(tally.exit_code)
 
 
 def _optimize_options(command: Callable) -> Callable:
@@ -226,8 +236,6 @@ def minimize(files, input_format, shape, symbols, time_limit, node_limit, weight
 
 
 def _optimize_records(sense, files, input_format, shape, symbols, time_limit, node_limit, weights, show_board, stats) -> None:
-    from .optimize import PRESETS, as_weights, maximize, minimize, parse_weights
-
     weights_file = None
     if weights not in PRESETS:
         weights_file = weights
@@ -240,50 +248,44 @@ def _optimize_records(sense, files, input_format, shape, symbols, time_limit, no
         except FormatError as error:
             _warn(str(error))
             sys.exit(ExitCode.BAD_INPUT)
-    run = maximize if sense == "max" else minimize
-    report = Report()
+    limits = Limits(UNLIMITED, time_limit, node_limit)  # the optimum: improve until proven
+    tally = Tally()
     out = sys.stdout
-    try:
+    with _interruptible():
         for source, record in records(files, input_format, shape, symbols):
-            if not _check_record(record, report, out, block=False):
+            board = _board_of(record, tally, out, block=False)
+            if board is None:
                 continue
-            where = f"{source}:{record.line}"
-            size = record.board.size
+            size = board.size
             if weights_file is not None and len(weights) != size:
-                report.errors += 1
-                _warn(f"{weights_file}:1:1: the weights are {len(weights)}x{len(weights)}, the board at {where} is {size}x{size}")
+                tally.add("error")
+                _warn(f"{weights_file}:1:1: the weights are {len(weights)}x{len(weights)}, the board at {_where(source, record)} is {size}x{size}")
                 out.write(_marker("line", "error"))
                 continue
-            matrix = as_weights(weights, size)
-            result = run(record.board, matrix, time_limit=time_limit, node_limit=node_limit)
+            result = optimum(board, as_weights(weights, size), sense, limits)
+            tally.add(result.status.value)
             if stats:
-                _warn(f"{where}: {result.status}, value {result.value}, bound {result.bound}, {result.nodes} nodes, {result.elapsed * 1e3:.2f} ms")
+                _warn(f"{_where(source, record)}: {result.status}, value {result.value}, bound {result.bound}, {result.nodes} nodes, {result.elapsed * 1e3:.2f} ms")
             if result.proven and result.value is not None:
-                report.solved += 1
                 out.write(f"{result.value}\n")
             elif result.proven:
-                report.unsolved += 1
-                why = f": {'; '.join(str(c) for c in result.conflicts)}" if result.conflicts else ""
-                _warn(f"{where}: no solution{why}")
+                _warn(_no_solution(source, record, result.conflicts))
                 out.write("-1\n" if isinstance(weights, str) else _marker("line", "no solution"))
             else:
-                report.unknown += 1
-                _warn(f"{where}: unknown: the budget ran out after {result.nodes} nodes")
+                _warn(f"{_where(source, record)}: unknown: the budget ran out after {result.nodes} nodes")
                 best, bound = ("none" if x is None else x for x in (result.value, result.bound))
                 out.write(f"{MARKERS['unknown']}: best {best}, bound {bound}\n")
             if show_board and result.board is not None:
                 out.write(format_board(result.board, record.format))
             out.flush()
-    except KeyboardInterrupt:
-        _warn("sudokit: interrupted")
-        sys.exit(ExitCode.INTERRUPTED)
-    sys.exit(report.exit_code)
+    sys.exit(tally.exit_code)
 
 
 @cli.command()
 @click.argument("input_path", metavar="INPUT", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), help="NDJSON, or CSV / Parquet by extension (default: NDJSON on stdout).")
 @click.option("--limit", type=click.IntRange(min=1), default=1, show_default=True, help="1 solves, 2 proves uniqueness, N counts up to N.")
+@click.option("--time-limit", type=click.FloatRange(min=0), metavar="SECONDS", help="Budget per puzzle; a puzzle that runs out is 'unknown'.")
 @click.option("--node-limit", type=click.IntRange(min=1), metavar="N", help="Search-node budget per puzzle.")
 @click.option("--format", "input_format", type=click.Choice(FORMATS + ("csv", "tsv", "parquet")), help="Input format (default: from the extension, else detected).")
 @click.option("--column", metavar="NAME", help="CSV/Parquet column of puzzles (default: the first that holds puzzles).")
@@ -296,7 +298,7 @@ def _optimize_records(sense, files, input_format, shape, symbols, time_limit, no
 @click.option("--resume", is_flag=True, help="Go on from where an interrupted run with the same -o stopped.")
 @click.option("--dask", "dask_address", metavar="ADDRESS", help="Solve on a Dask cluster (scheduler address or file, or 'local').")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when stderr is a terminal).")
-def batch(input_path, output, limit, node_limit, input_format, column, shape, symbols, output_format, workers, threads, chunk_size, resume, dask_address, progress) -> None:
+def batch(input_path, output, limit, time_limit, node_limit, input_format, column, shape, symbols, output_format, workers, threads, chunk_size, resume, dask_address, progress) -> None:
     """Solve a file of puzzles at full speed: one result per record, in order, on every core.
 
     INPUT is a text file of puzzles in any format, a CSV/TSV file (Kaggle's quizzes,solutions
@@ -305,21 +307,15 @@ def batch(input_path, output, limit, node_limit, input_format, column, shape, sy
     with a progress file beside it: after Ctrl-C or a crash, the same command with --resume
     completes it. A summary goes to stderr.
     """
-    import contextlib
-    import os
-
-    from .pipeline import BatchError, solve_file
-
-    options = dict(limit=limit, node_limit=node_limit, format=input_format, column=column, shape=shape, symbols=symbols,
-                   chunk_size=chunk_size, output_format=output_format, resume=resume)
+    to_stdout = output in (None, "-")
+    options = dict(limit=limit, time_limit=time_limit, node_limit=node_limit, format=input_format, column=column,
+                   shape=shape, symbols=symbols, chunk_size=chunk_size, output_format=output_format, resume=resume)
     show = sys.stderr.isatty() if progress is None else progress
-    hint = "; run the same command with --resume to go on" if output not in (None, "-") else ""
+    hint = "" if to_stdout else "; run the same command with --resume to go on"
     source_name = "<stdin>" if input_path == "-" else input_path
-    with contextlib.ExitStack() as stack:
+    with contextlib.ExitStack() as stack, _interruptible(hint):  # before the first chunk or after the last
         try:
             if dask_address:
-                from .distributed import DaskExecutor, connect
-
                 options["executor"] = DaskExecutor(stack.enter_context(connect(dask_address, workers)))
             else:
                 options.update(workers=workers, threads=threads)
@@ -327,11 +323,9 @@ def batch(input_path, output, limit, node_limit, input_format, column, shape, sy
                 options.update(_batch_progress(stack))
             summary = solve_file(input_path, output, **options)
         except BatchError as error:
-            _warn(f"sudokit: {error}")
+            option = BATCH_OPTIONS.get(error.parameter or "")
+            _warn(f"sudokit: {error}" + (f" ({option})" if option else ""))
             sys.exit(ExitCode.BAD_INPUT)
-        except KeyboardInterrupt:  # before the first chunk or after the last
-            _warn(f"sudokit: interrupted{hint}")
-            sys.exit(ExitCode.INTERRUPTED)
         except OSError as error:
             _warn(f"sudokit: {error.filename or input_path}: {os.strerror(error.errno) if error.errno else error}")
             sys.exit(ExitCode.BAD_INPUT)
@@ -348,8 +342,17 @@ def batch(input_path, output, limit, node_limit, input_format, column, shape, sy
 
 def _batch_progress(stack) -> dict:
     """A rich progress bar on stderr (records, rate, time left from the input read so far)."""
+    # start-up cost: rich's progress bar takes tens of milliseconds to import; only a
+    # terminal run of `batch` shows one
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     bar = stack.enter_context(Progress(
         TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
@@ -360,15 +363,11 @@ def _batch_progress(stack) -> dict:
     state: dict = {}
 
     def on_start(source, start) -> None:
-        import time
-
         done = start.offset if source.total else 0
         task = bar.add_task(source.description, total=source.total, completed=done, records=start.records, rate=0.0)
         state.update(task=task, began=time.perf_counter(), first=start.records)
 
     def on_commit(records: int, position: int, summary) -> None:
-        import time
-
         rate = (records - state["first"]) / max(time.perf_counter() - state["began"], 1e-9)
         bar.update(state["task"], completed=position, records=records, rate=rate)
 
@@ -377,19 +376,14 @@ def _batch_progress(stack) -> dict:
 
 @cli.command()
 def warmup() -> None:
-    """Compile and cache the kernels now (useful after installing, or in a container image)."""
-    from .solve import count as count_solutions
-
-    for line in ("." * 16, "." * 81, "." * 256):
-        count_solutions(line, 2)
-    click.echo("sudokit: kernels compiled and cached")
+    """Compile and cache every kernel now (useful after installing, or in a container image)."""
+    warmed = engines.warm_up()
+    click.echo(f"sudokit: kernels compiled and cached ({', '.join(warmed)})")
 
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; unexpected failures print one line (set SUDOKIT_DEBUG=1 for the
     traceback) and exit with status 70 rather than dumping a traceback on the user."""
-    import os
-
     try:
         cli.main(args=argv, prog_name="sudokit")
     except SystemExit as done:
@@ -410,32 +404,30 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(ExitCode.INTERNAL)
 
 
-def _check_record(record: Record, report: Report, out: IO[str], block: bool = True) -> bool:
-    """Report a malformed record (marker on stdout, message on stderr); True when it is good."""
-    if record.error is None:
-        return True
-    report.errors += 1
+def _board_of(record: Record, tally: Tally, out: IO[str], block: bool = True) -> Board | None:
+    """The record's board; None for a malformed record, reported (marker on stdout, message
+    on stderr)."""
+    if record.board is not None:
+        return record.board
+    tally.add("error")
     _warn(str(record.error))
     out.write(_marker(record.format if block else "line", "error"))
-    return False
+    return None
 
 
-def _unsolved(result, record: Record, where: str, report: Report, out: IO[str], output_format: str | None = None) -> None:
+def _unsolved(result: SolveResult, source: str, record: Record, out: IO[str], output_format: str | None = None) -> None:
     status = result.status.value
     if status == "unknown":
-        report.unknown += 1
-        _warn(f"{where}: unknown: the budget ran out after {result.nodes} nodes")
+        _warn(f"{_where(source, record)}: unknown: the budget ran out after {result.nodes} nodes")
     elif status == "several":
-        report.unsolved += 1
-        _warn(f"{where}: several solutions (at least {result.count})")
+        _warn(f"{_where(source, record)}: several solutions (at least {result.count})")
     else:
-        report.unsolved += 1
-        why = f": {'; '.join(str(c) for c in result.conflicts)}" if result.conflicts else ""
-        _warn(f"{where}: no solution{why}")
+        _warn(_no_solution(source, record, result.conflicts))
     out.write(_marker(output_format or record.format, status))
 
 
 def _print_pretty(puzzle, solution, out: IO[str]) -> None:
+    # start-up cost: rich loads only when a boxed grid is drawn
     from rich.console import Console
 
     from .render import board_text

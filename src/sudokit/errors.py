@@ -1,31 +1,9 @@
-"""Errors and exit codes.
-
-A malformed text is an error (:class:`FormatError`); a puzzle that breaks the rules, has no
-solution or has several is a *result*, reported by ``Board.status()`` and the result objects.
+"""Errors: a malformed text is an error (:class:`FormatError`); a puzzle that breaks the rules,
+has no solution or has several is a *result*, reported by ``Board.status()`` and the result
+objects (:mod:`sudokit.results`, which also owns the exit codes).
 """
 
 from __future__ import annotations
-
-import enum
-
-
-class ExitCode(enum.IntEnum):
-    """Exit statuses of the ``sudokit`` command."""
-
-    OK = 0
-    #: at least one puzzle had no solution (or several, where ``--unique`` asked for one)
-    UNSOLVED = 1
-    #: the input (or an option) could not be read; nothing wrong was printed as an answer
-    BAD_INPUT = 2
-    #: a budget ran out before at least one puzzle was decided
-    UNKNOWN = 3
-    #: a bug in sudokit (an unexpected exception); please report it
-    INTERNAL = 70
-    #: interrupted by the user
-    INTERRUPTED = 130
-    #: the reader of the output went away (``sudokit solve big.txt | head``): 128 + SIGPIPE,
-    #: as the shell reports a command a closed pipe stopped
-    BROKEN_PIPE = 141
 
 
 class FormatError(ValueError):

@@ -13,7 +13,7 @@ class says so instead of returning a half-filled board: a board with no solution
 from __future__ import annotations
 
 from .board import Board
-from .solve import solve
+from .solver import solve
 
 
 class Unsolvable(ValueError):

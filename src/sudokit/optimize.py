@@ -22,73 +22,24 @@ completion found so far, unproven, and ``bound``, a proven limit on the optimum.
 
 from __future__ import annotations
 
+import re
 import time
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Literal
+from typing import Any, Iterable
 
 import numpy as np
 
-from .board import Board, Conflict
+from . import engines
+from .board import Board, as_board
 from .errors import FormatError, quote
 from .kernels import protocol as P
+from .results import UNLIMITED, Limits, OptimumResult, Sense, limits, status_of
 from .shape import Shape
-from .solve import UNLIMITED, Search, SolveStatus, as_board
-
-Sense = Literal["max", "min"]
 
 #: the named weight presets
 PRESETS = ("target",)
 
 #: the largest weight magnitude accepted: keeps every score and bound far inside int64
 MAX_WEIGHT = (1 << 31) - 1
-
-
-@dataclass(frozen=True)
-class OptimumResult:
-    """The best completion found, whether it is proven best, and what the search cost.
-
-    ``status`` is SOLVED when the optimum is proven, NO_SOLUTION when the board has no
-    completion (proven too), UNKNOWN when a budget stopped the search first; then ``value``
-    and ``board`` are the best completion found so far (None if none yet) and ``bound`` is a
-    proven limit on the optimum (an upper one when maximising, a lower one when minimising;
-    None if the search stopped before the first bound).
-    """
-
-    status: SolveStatus
-    sense: Sense
-    puzzle: Board
-    weights: np.ndarray  #: the ``n x n`` int64 weight matrix used
-    value: int | None  #: the best score found; the optimum when ``proven``
-    board: Board | None  #: a completion scoring ``value``
-    proven: bool  #: True when ``value`` is the optimum (or no completion exists)
-    bound: int | None  #: no completion scores better than this; equals ``value`` when proven
-    nodes: int  #: propagations run: the root and every branch tried
-    guesses: int  #: choice points: cells the search branched on
-    improvements: int  #: how many times the best completion found so far improved
-    elapsed: float  #: seconds spent in the search
-    conflicts: tuple[Conflict, ...] = field(default=())  #: rule-breaking givens, if any
-
-    @property
-    def solved(self) -> bool:
-        return self.status is SolveStatus.SOLVED
-
-    @property
-    def gap(self) -> int | None:
-        """How far the optimum may still be from ``value`` (0 when proven)."""
-        if self.value is None or self.bound is None:
-            return None
-        return abs(self.bound - self.value)
-
-    def __bool__(self) -> bool:
-        return self.solved
-
-    def __repr__(self) -> str:
-        board = f", board={self.board.to_line()!r}" if self.board is not None else ""
-        bound = "" if self.proven else f" bound={self.bound}"
-        return (
-            f"<OptimumResult {self.status.value} {self.sense}: value={self.value}{bound} "
-            f"nodes={self.nodes}{board}>"
-        )
 
 
 # -- weights --------------------------------------------------------------------------------
@@ -164,8 +115,6 @@ def parse_weights(lines: Iterable[str | bytes], *, source: str | None = None) ->
     """A weight matrix from text: ``n`` rows of ``n`` integers (negative ones too), separated
     by spaces, tabs or commas; blank lines and lines starting with ``#`` are skipped. Raises
     :class:`FormatError` with the line and column of the first problem."""
-    import re
-
     rows: list[list[int]] = []
     first_line = None
     width = None
@@ -223,84 +172,6 @@ def score(board: Board, weights: Any = "target") -> int:
 # -- search ---------------------------------------------------------------------------------
 
 
-class OptimizeSearch(Search):
-    """The branch-and-bound kernel over one board and one weight vector (maximising)."""
-
-    def __init__(self, board: Board, weights: np.ndarray, sweeps: int | None = None) -> None:
-        from .kernels import optimize as K
-
-        shape = board.shape
-        n, cells = shape.size, shape.cells
-        self.board = board
-        self.cells = cells
-        self.givens = np.ascontiguousarray(board.cells, dtype=np.uint8)
-        self.houses = shape.houses
-        self.cell_houses = shape.cell_houses
-        self.weights = np.ascontiguousarray(weights.reshape(-1), dtype=np.int64)
-        # each house's cells in increasing weight, for the assignment bound
-        order = np.argsort(self.weights[self.houses], axis=1, kind="stable")
-        self.by_weight = np.ascontiguousarray(np.take_along_axis(self.houses, order, axis=1), dtype=np.int32)
-        self.full = np.uint64((1 << n) - 1)
-        levels = min(cells + 1, max(16, (1 << 21) // (8 * cells)))
-        self.stack = np.zeros((levels, cells), dtype=np.uint64)
-        self.branch_cell = np.zeros(levels, dtype=np.int64)
-        self.branch_rest = np.zeros(levels, dtype=np.uint64)
-        self.level_bound = np.zeros(levels, dtype=np.int64)
-        self.ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
-        self.ctl[P.DEPTH] = -1
-        self.out = np.zeros(cells, dtype=np.uint8)
-        self.queue = np.zeros(cells, dtype=np.int32)
-        self.dirty = np.zeros(len(self.houses), dtype=np.uint8)
-        self.lam = np.zeros((len(self.houses), n), dtype=np.int64)
-        self.red = np.zeros((cells, n), dtype=np.int64)
-        self.top1 = np.zeros(cells, dtype=np.int64)
-        self.top1v = np.zeros(cells, dtype=np.int64)
-        self.top2 = np.zeros(cells, dtype=np.int64)
-        self.sweeps = K.SWEEPS if sweeps is None else int(sweeps)
-        self.stats = np.zeros(K.STATS_SIZE, dtype=np.int64)
-
-    def _call(self, limit: int, node_budget: int, record_at: int) -> int:
-        from .kernels import optimize as K
-
-        return K.search(
-            self.givens, self.houses, self.cell_houses, self.by_weight, self.weights, self.full,
-            self.stack, self.branch_cell, self.branch_rest, self.level_bound, self.ctl,
-            limit, node_budget, self.out, self.queue, self.dirty,
-            self.lam, self.red, self.top1, self.top1v, self.top2, self.sweeps, self.stats,
-        )  # fmt: skip
-
-    def _grow(self) -> None:
-        self._double_levels("stack", "branch_cell", "branch_rest", "level_bound")
-
-    @property
-    def found(self) -> bool:
-        from .kernels import optimize as K
-
-        return bool(self.ctl[K.FOUND])
-
-    @property
-    def best(self) -> int:
-        from .kernels import optimize as K
-
-        return int(self.ctl[K.BEST])
-
-    def open_bound(self) -> int | None:
-        """A proven upper bound on the optimum while the search is paused: the best of the
-        incumbent and the bounds of the levels that still have work left. None before the
-        root's bound is known."""
-        depth, phase = int(self.ctl[P.DEPTH]), int(self.ctl[P.PHASE])
-        bounds = [int(self.level_bound[d]) for d in range(depth) if self.branch_rest[d]]
-        if phase == P.NEXT_BRANCH:
-            bounds.append(int(self.level_bound[depth]))
-        elif phase == P.PROPAGATE:
-            if depth == 0:
-                return None  # the root is still to be bounded
-            bounds.append(int(self.level_bound[depth - 1]))
-        if self.found:
-            bounds.append(self.best)
-        return max(bounds) if bounds else None
-
-
 def maximize(
     puzzle: Any,
     weights: Any = "target",
@@ -347,39 +218,42 @@ def _optimize(
 ) -> OptimumResult:
     board = as_board(puzzle, shape)
     matrix = as_weights(weights, board.size)
+    return optimum(board, matrix, sense, limits(UNLIMITED, time_limit, node_limit), sweeps)
+
+
+def optimum(
+    board: Board, matrix: np.ndarray, sense: Sense, budget: Limits, sweeps: int | None = None
+) -> OptimumResult:
+    """The best completion of ``board`` under the weight matrix ``matrix`` (``n x n`` int64, as
+    :func:`as_weights` returns it) and ``budget``: what :func:`maximize`, :func:`minimize` and
+    the command line call once they hold a board, weights and checked limits. The budget's
+    ``limit`` counts improvements of the best completion: :data:`UNLIMITED` searches on
+    until the optimum is proven."""
     matrix.setflags(write=False)
-    if time_limit is not None and time_limit < 0:
-        raise ValueError(f"time_limit must be at least 0, not {time_limit!r}")
-    if node_limit is not None and (not isinstance(node_limit, (int, np.integer)) or node_limit < 1):
-        raise ValueError(f"node_limit must be a positive integer, not {node_limit!r}")
     start = time.perf_counter()
     status = board.status()
-    common = dict(sense=sense, puzzle=board, weights=matrix)
     if not status.valid:
         return OptimumResult(
-            SolveStatus.NO_SOLUTION, value=None, board=None, proven=True, bound=None,
-            nodes=0, guesses=0, improvements=0, elapsed=0.0, conflicts=status.conflicts, **common,
+            status_of(0, True, 2), sense, puzzle=board, weights=matrix, value=None, board=None, proven=True, bound=None,
+            nodes=0, guesses=0, improvements=0, elapsed=0.0, conflicts=status.conflicts,
         )  # fmt: skip
-    from .kernels import _jit
-    from .kernels import optimize as K
-
-    _jit.notify_compile(K.search, what="the optimisation kernel")
     sign = 1 if sense == "max" else -1
-    search = OptimizeSearch(board, sign * matrix, sweeps)
-    code = search.run(UNLIMITED, 1, time_limit, node_limit)
+    search = engines.optimize_search(board, sign * matrix, sweeps)
+    code = search.run(budget)
     elapsed = time.perf_counter() - start
     found = search.found
     done = code == P.DONE
     value = sign * search.best if found else None
     if done:
         bound = value
-        result_status = SolveStatus.SOLVED if found else SolveStatus.NO_SOLUTION
     else:
         upper = search.open_bound()
         bound = None if upper is None else sign * upper
-        result_status = SolveStatus.UNKNOWN
     return OptimumResult(
-        result_status,
+        status_of(int(found), done, 2),  # solved only once proven, as uniqueness is
+        sense,
+        puzzle=board,
+        weights=matrix,
         value=value,
         board=Board(search.out.copy(), board.shape, board.symbols) if found else None,
         proven=done,
@@ -388,5 +262,4 @@ def _optimize(
         guesses=search.guesses,
         improvements=search.count,
         elapsed=elapsed,
-        **common,
     )

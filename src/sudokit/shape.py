@@ -1,4 +1,10 @@
-"""Board shapes: the geometry of a Sudoku, computed once per shape.
+"""Board shapes and geometry: which cells must hold different values, computed once.
+
+A :class:`Shape` is the box shape of a board (3x3 boxes make a 9x9 board). A
+:class:`Geometry` is the rule as data: the list of houses, each ``n`` cells that hold every value
+once. A shape gives the usual geometry (rows, columns, boxes); irregular regions (jigsaw) and
+extra houses (diagonals, windoku windows) give others. Kernels, the rules check and the logic
+engine read only the tables, so a new variant is a new table rather than new code.
 
 Glossary (used throughout sudokit):
 
@@ -6,8 +12,10 @@ Glossary (used throughout sudokit):
 - *cell*: one square, numbered ``0 .. n*n-1`` row by row (``index = row * n + col``).
 - *value*: ``1 .. n``; ``0`` marks an empty cell.
 - *box*: a ``box_height x box_width`` rectangle; ``n = box_height * box_width``.
-- *house*: a row, a column or a box; every house holds each value exactly once.
-  Houses are numbered rows ``0..n-1``, columns ``n..2n-1``, boxes ``2n..3n-1``.
+- *house*: a row, a column, a box or region, or an extra house such as a diagonal; every house
+  holds each value exactly once. Houses are numbered rows ``0..n-1``, columns ``n..2n-1``,
+  boxes (or regions) ``2n..3n-1``, then extra houses.
+- *region*: one of the ``n`` houses that tile the board: the boxes, or a jigsaw's pieces.
 - *band* / *stack*: a row / column of boxes.
 - *peer*: another cell that shares a house with a cell.
 - *given*: a value fixed by the puzzle; *candidate*: a value a cell may still take.
@@ -110,38 +118,24 @@ class Shape:
         return (row // self.box_height) * self.box_height + col // self.box_width
 
     @functools.cached_property
+    def geometry(self) -> Geometry:
+        """The houses of this shape as data: rows, columns and boxes (see :class:`Geometry`)."""
+        return Geometry.boxed(self)
+
+    @functools.cached_property
     def houses(self) -> np.ndarray:
         """``(3n, n)`` int32: the cells of each house (rows, then columns, then boxes)."""
-        n = self.size
-        rows = np.arange(n * n, dtype=np.int32).reshape(n, n)
-        boxes = (
-            rows.reshape(self.box_width, self.box_height, self.box_height, self.box_width)
-            .transpose(0, 2, 1, 3)
-            .reshape(n, n)
-        )
-        table = np.concatenate([rows, rows.T, boxes]).astype(np.int32)
-        table.setflags(write=False)
-        return table
+        return self.geometry.houses
 
     @functools.cached_property
     def cell_houses(self) -> np.ndarray:
         """``(n*n, 3)`` int32: the row, column and box house of each cell."""
-        n = self.size
-        index = np.arange(n * n)
-        row, col = index // n, index % n
-        box = (row // self.box_height) * self.box_height + col // self.box_width
-        table = np.stack([row, n + col, 2 * n + box], axis=1).astype(np.int32)
-        table.setflags(write=False)
-        return table
+        return self.geometry.cell_houses
 
-    @functools.cached_property
+    @property
     def peers(self) -> tuple[frozenset[int], ...]:
         """For each cell, the other cells that share a house with it."""
-        houses = self.houses
-        return tuple(
-            frozenset(int(p) for h in self.cell_houses[cell] for p in houses[h]) - {cell}
-            for cell in range(self.cells)
-        )
+        return self.geometry.peers
 
     def __repr__(self) -> str:
         return f"Shape({self.box_height}, {self.box_width})"
@@ -163,6 +157,168 @@ def _shape_for_size(size: int) -> Shape:
     return Shape(height, size // height)
 
 
-def is_board_size(size: int) -> bool:
-    """True when ``size`` is a board size with a usual box shape (4, 6, 8, 9, 10, 12, ...)."""
-    return Shape.for_size_or_none(size) is not None
+#: house kinds, in house-number order for a boxed board
+ROW, COLUMN, BOX, REGION = "row", "column", "box", "region"
+DIAGONAL, ANTI_DIAGONAL, WINDOW = "diagonal", "anti-diagonal", "window"
+
+
+class Geometry:
+    """The houses of a board as data: ``houses[h]`` lists the ``n`` cells of house ``h``.
+
+    Rows come first (houses ``0..n-1``), columns next (``n..2n-1``), then the ``n`` regions
+    that tile the board (boxes, or a jigsaw's pieces), then extra houses in the order they were
+    added. ``kinds[h]`` names the kind of house ``h``; a message calls it by kind and 1-based
+    number within the kind (``box 3``, ``diagonal 1``). Geometries are values: equal when
+    their houses are, in the same order.
+
+    >>> g = Shape(3, 3).geometry.with_diagonals()
+    >>> len(g.houses), g.describe(27), int(g.cell_houses[0].max())
+    (29, ('diagonal', 0), 27)
+    """
+
+    __slots__ = ("size", "houses", "kinds", "_cache")
+
+    def __init__(self, houses: np.ndarray, kinds: tuple[str, ...]) -> None:
+        table = np.array(houses, dtype=np.int32)
+        if table.ndim != 2 or len(table) != len(kinds):
+            raise ValueError("houses must be a (houses, n) table with one kind per house")
+        size = table.shape[1]
+        if not 2 <= size <= MAX_SIZE:
+            raise ValueError(f"a house has 2 to {MAX_SIZE} cells, not {size}")
+        if table.min() < 0 or table.max() >= size * size:
+            raise ValueError(f"house cells must be 0 to {size * size - 1}")
+        for house, cells in enumerate(table):
+            if len(set(cells.tolist())) != size:
+                kind, number = _ordinal(kinds, house)
+                raise ValueError(f"{kind} {number + 1} holds a cell twice")
+        table.setflags(write=False)
+        self.size = size
+        self.houses = table
+        self.kinds = tuple(kinds)
+        self._cache: dict[str, object] = {}
+
+    # -- construction -----------------------------------------------------------------
+
+    @classmethod
+    def boxed(cls, shape: Shape) -> Geometry:
+        """Rows, columns and the boxes of ``shape``."""
+        n = shape.size
+        rows = np.arange(n * n, dtype=np.int32).reshape(n, n)
+        boxes = (
+            rows.reshape(shape.box_width, shape.box_height, shape.box_height, shape.box_width)
+            .transpose(0, 2, 1, 3)
+            .reshape(n, n)
+        )
+        return cls(np.concatenate([rows, rows.T, boxes]), (ROW,) * n + (COLUMN,) * n + (BOX,) * n)
+
+    @classmethod
+    def jigsaw(cls, regions: object) -> Geometry:
+        """Rows, columns and irregular regions: ``regions`` gives each cell's region label, row
+        by row (a string of ``n*n`` characters, or ``n*n`` integers). Regions are numbered in
+        the order their first cell appears. Raises ``ValueError`` naming the region at fault
+        when there are not ``n`` regions of ``n`` cells each."""
+        labels = list(regions)  # type: ignore[call-overload]
+        size = math.isqrt(len(labels))
+        if size * size != len(labels) or size < 2:
+            raise ValueError(f"{len(labels)} region labels do not make a square board")
+        members: dict[object, list[int]] = {}
+        for cell, label in enumerate(labels):
+            members.setdefault(label, []).append(cell)
+        for label, cells in members.items():
+            if len(cells) != size:
+                first = cells[0]
+                raise ValueError(
+                    f"region {label!r} has {len(cells)} cells, a {size}x{size} board needs {size} "
+                    f"(its first cell is r{first // size + 1}c{first % size + 1})"
+                )
+        if len(members) != size:  # pragma: no cover - n regions of n cells cover n*n cells
+            raise ValueError(f"{len(members)} regions, a {size}x{size} board needs {size}")
+        rows = np.arange(size * size, dtype=np.int32).reshape(size, size)
+        pieces = np.array(list(members.values()), dtype=np.int32)
+        return cls(np.concatenate([rows, rows.T, pieces]), (ROW,) * size + (COLUMN,) * size + (REGION,) * size)
+
+    def with_houses(self, houses: object, kind: str) -> Geometry:
+        """This geometry with extra houses of ``kind`` (each ``n`` distinct cells)."""
+        extra = np.array(houses, dtype=np.int32).reshape(-1, self.size)
+        return Geometry(np.concatenate([self.houses, extra]), self.kinds + (kind,) * len(extra))
+
+    def with_diagonals(self) -> Geometry:
+        """With both long diagonals as houses (X-Sudoku): the main one, then the anti-diagonal."""
+        n = self.size
+        main = [r * n + r for r in range(n)]
+        anti = [r * n + n - 1 - r for r in range(n)]
+        return self.with_houses([main], DIAGONAL).with_houses([anti], ANTI_DIAGONAL)
+
+    def with_windows(self, box_side: int) -> Geometry:
+        """With windoku windows: ``box_side`` squares placed one cell in from the edge and one
+        cell apart (the four extra boxes of a 9x9 windoku for ``box_side=3``)."""
+        n = self.size
+        starts = range(1, n - box_side, box_side + 1)
+        windows = [
+            [(top + r) * n + left + c for r in range(box_side) for c in range(box_side)]
+            for top in starts
+            for left in starts
+        ]
+        if box_side * box_side != n or not windows:
+            raise ValueError(f"windows of side {box_side} do not fit a {n}x{n} board")
+        return self.with_houses(windows, WINDOW)
+
+    # -- tables -------------------------------------------------------------------------
+
+    @property
+    def cells(self) -> int:
+        return self.size * self.size
+
+    @property
+    def cell_houses(self) -> np.ndarray:
+        """``(n*n, k)`` int32: the houses of each cell, -1 after the last (rows with fewer)."""
+        table = self._cache.get("cell_houses")
+        if table is None:
+            lists: list[list[int]] = [[] for _ in range(self.cells)]
+            for house, cells in enumerate(self.houses.tolist()):
+                for cell in cells:
+                    lists[cell].append(house)
+            width = max(len(houses) for houses in lists)
+            table = np.full((self.cells, width), -1, dtype=np.int32)
+            for cell, houses in enumerate(lists):
+                table[cell, : len(houses)] = houses
+            table.setflags(write=False)
+            self._cache["cell_houses"] = table
+        return table  # type: ignore[return-value]
+
+    @property
+    def peers(self) -> tuple[frozenset[int], ...]:
+        """For each cell, the other cells that share a house with it."""
+        peers = self._cache.get("peers")
+        if peers is None:
+            houses = self.houses.tolist()
+            peers = tuple(
+                frozenset(p for h in row if h >= 0 for p in houses[h]) - {cell}
+                for cell, row in enumerate(self.cell_houses.tolist())
+            )
+            self._cache["peers"] = peers
+        return peers  # type: ignore[return-value]
+
+    def describe(self, house: int) -> tuple[str, int]:
+        """``(kind, number)`` of a house, the number 0-based within its kind."""
+        return _ordinal(self.kinds, house)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Geometry):
+            return NotImplemented
+        return self.kinds == other.kinds and bool(np.array_equal(self.houses, other.houses))
+
+    def __hash__(self) -> int:
+        return hash((self.kinds, self.houses.tobytes()))
+
+    def __repr__(self) -> str:
+        counts: dict[str, int] = {}
+        for kind in self.kinds:
+            counts[kind] = counts.get(kind, 0) + 1
+        parts = ", ".join(f"{count} {kind}{'es' if kind.endswith('x') else 's'}" for kind, count in counts.items())
+        return f"<Geometry {self.size}x{self.size}: {parts}>"
+
+
+def _ordinal(kinds: tuple[str, ...], house: int) -> tuple[str, int]:
+    kind = kinds[house]
+    return kind, sum(1 for k in kinds[:house] if k == kind)

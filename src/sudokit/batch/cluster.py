@@ -2,11 +2,11 @@
 
 The client process reads the input and writes the output (so the workers need no access to
 either file); every chunk travels to a worker, which parses, solves and encodes it with
-:func:`sudokit.pipeline.solve_chunk`, exactly what a local worker runs, so the output is
+:func:`sudokit.batch.work.solve_chunk`, exactly what a local worker runs, so the output is
 byte for byte the local run's. Resuming works as locally (``resume=True``).
 
 >>> from dask.distributed import Client  # doctest: +SKIP
->>> from sudokit.distributed import solve_file  # doctest: +SKIP
+>>> from sudokit.batch.cluster import solve_file  # doctest: +SKIP
 >>> with Client("scheduler:8786") as client:  # doctest: +SKIP
 ...     summary = solve_file(client, "puzzles.txt", "solutions.ndjson", limit=2)
 
@@ -20,8 +20,10 @@ import contextlib
 import os
 from typing import Any, Iterable, Iterator
 
-from . import pipeline
-from .pipeline import BatchOptions, BatchSummary, Chunk, Executor, RecordResult
+from . import run
+from .chunks import BatchError, BatchOptions, BatchSummary, Chunk, RecordResult
+from .executors import Executor, default_workers
+from .work import solve_chunk
 
 
 class DaskExecutor(Executor):
@@ -35,7 +37,7 @@ class DaskExecutor(Executor):
 
     def submit(self, chunk: Chunk, options: BatchOptions, encoding: str) -> Any:
         # pure=False: two chunks with the same text are still two tasks
-        return self.client.submit(pipeline.solve_chunk, chunk, options, encoding, pure=False)
+        return self.client.submit(solve_chunk, chunk, options, encoding, pure=False)
 
     def cancel(self, futures: Iterable[Any]) -> None:
         self.client.cancel(list(futures))
@@ -47,16 +49,16 @@ def solve_file(
     output_path: str | os.PathLike | None = None,
     **options: Any,
 ) -> BatchSummary:
-    """:func:`sudokit.pipeline.solve_file` with the chunks solved on ``client``'s cluster;
+    """:func:`sudokit.batch.solve_file` with the chunks solved on ``client``'s cluster;
     ``options`` are the same (``limit``, ``resume``, ``chunk_size``, ``column``, ...)."""
     if "workers" in options or "threads" in options or "executor" in options:
         raise TypeError("the cluster decides the workers: pass no workers, threads or executor")
-    return pipeline.solve_file(input_path, output_path, executor=DaskExecutor(client), **options)
+    return run.solve_file(input_path, output_path, executor=DaskExecutor(client), **options)
 
 
 def iter_results(client: Any, input_path: str | os.PathLike, **options: Any) -> Iterator[RecordResult]:
-    """:func:`sudokit.pipeline.iter_results` with the chunks solved on ``client``'s cluster."""
-    return pipeline.iter_results(input_path, executor=DaskExecutor(client), **options)
+    """:func:`sudokit.batch.iter_results` with the chunks solved on ``client``'s cluster."""
+    return run.iter_results(input_path, executor=DaskExecutor(client), **options)
 
 
 @contextlib.contextmanager
@@ -65,11 +67,14 @@ def connect(address: str, workers: int | None = None) -> Iterator[Any]:
     or for a new local cluster of ``workers`` single-threaded processes when ``address`` is
     ``local``; closed (with the local cluster) on leaving the block."""
     try:
-        from dask.distributed import Client, LocalCluster
+        from dask.distributed import (  # an optional extra (sudokit[dask])
+            Client,
+            LocalCluster,
+        )
     except ImportError:
-        raise pipeline.BatchError("--dask needs dask.distributed: pip install 'sudokit[dask]'") from None
+        raise BatchError("a Dask cluster needs dask.distributed: pip install 'sudokit[dask]'") from None
     if address == "local":
-        n_workers = workers or pipeline.default_workers()
+        n_workers = workers or default_workers()
         with LocalCluster(n_workers=n_workers, threads_per_worker=1) as cluster, Client(cluster) as client:
             yield client
         return

@@ -10,23 +10,25 @@ leetcode   ``[["5","3",".",...],...]`` (seed 002)               one line of JSON
 pretty     the boxed grid of ``str(board)``                    boxed grid + empty line
 ========== =================================================== ==========================
 
-Reading is streaming: :func:`read` takes any iterable of lines (``str`` or ``bytes``) and
-yields one :class:`Record` per puzzle, a bad puzzle included, so a caller can report it and go
-on. A line that is exactly ``end`` ends the input; lines starting with ``#`` are comments.
+Reading is streaming: :func:`scan` takes any iterable of lines (``str`` or ``bytes``) and
+yields one :class:`Scanned` record per puzzle, a bad puzzle included, so a caller can report it
+and go on. A line that is exactly ``end`` ends the input; lines starting with ``#`` are comments.
+
+Formats return plain data (:class:`BoardData`) and write anything shaped like a board, so they
+sit below :class:`sudokit.Board`, which wraps them (``Board.from_line``, ``Board.parse``,
+``sudokit.read``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Iterator, Literal
+from typing import Iterable, Iterator, Literal
 
 from ..errors import FormatError
 from ..shape import Shape
 from . import grid, ints, leetcode, line, pretty
-from ._symbols import is_binary
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..board import Board
+from ._data import BoardData, BoardLike, Position
+from ._symbols import NOT_A_SYMBOL, is_binary, value_table
 
 FormatName = Literal["line", "grid", "ints", "leetcode", "pretty"]
 FORMATS: tuple[str, ...] = ("line", "grid", "ints", "leetcode", "pretty")
@@ -36,30 +38,28 @@ END_MARK = "end"
 
 
 @dataclass(frozen=True)
-class Record:
-    """One puzzle of an input stream: its board, or the error that stopped it being one."""
+class Scanned:
+    """One record of an input stream as plain data: its board, or the error that stopped it
+    being one (:class:`sudokit.Record` wraps it with a :class:`sudokit.Board`)."""
 
     index: int  #: 0-based position among the records of the input
     line: int  #: 1-based line where the record starts
+    column: int  #: 1-based column where it starts on that line (LeetCode boards share lines)
     format: str  #: the format it was read in
-    text: str  #: the record's text as read (lines joined with ``\\n``)
-    board: Board | None = None
-    error: FormatError | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
+    text: str  #: the record's text as read (lines joined with ``\n``)
+    data: BoardData | None
+    error: FormatError | None
 
 
-def read(
+def scan(
     lines: Iterable[str | bytes],
     *,
     format: FormatName | None = None,
     shape: Shape | None = None,
     symbols: str | None = None,
     source: str | None = None,
-) -> Iterator[Record]:
-    """Every puzzle in a stream of lines, in order, one :class:`Record` each.
+) -> Iterator[Scanned]:
+    """Every puzzle in a stream of lines, in order, one :class:`Scanned` each.
 
     The format is detected from the first puzzle unless given. Bytes are decoded as UTF-8;
     characters that are not UTF-8 become errors of the records holding them.
@@ -85,17 +85,17 @@ def read(
         records = _read_leetcode(stream, shape, symbols)
     else:
         records = _read_blocks(stream, chosen, shape, symbols)
-    for index, (number, text, board, error) in enumerate(records):
+    for index, (number, column, text, data, error) in enumerate(records):
         if error is not None and source is not None:
             error = error.located(source=source)
-        yield Record(index, number, chosen, text, board, error)
+        yield Scanned(index, number, column, chosen, text, data, error)
 
 
-def read_text(text: str | bytes, **options) -> list[Record]:
-    """:func:`read` over a whole text."""
+def scan_text(text: str | bytes, **options) -> list[Scanned]:
+    """:func:`scan` over a whole text."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "surrogateescape")
-    return list(read(text.splitlines(), **options))
+    return list(scan(text.splitlines(), **options))
 
 
 def parse_one(
@@ -103,9 +103,9 @@ def parse_one(
     format: FormatName | None = None,
     shape: Shape | None = None,
     symbols: str | None = None,
-) -> Board:
+) -> BoardData:
     """Exactly one board from a text; raises :class:`FormatError` otherwise."""
-    records = read_text(text, format=format, shape=shape, symbols=symbols)
+    records = scan_text(text, format=format, shape=shape, symbols=symbols)
     if not records:
         raise FormatError("no board in the text", line=1, column=1)
     first = records[0]
@@ -113,13 +113,24 @@ def parse_one(
         raise first.error
     if len(records) > 1:
         raise FormatError(
-            f"expected one board, found another starting here", line=records[1].line, column=1
+            "expected one board, found another starting here", line=records[1].line, column=1
         )
-    assert first.board is not None
-    return first.board
+    assert first.data is not None
+    return first.data
 
 
-def format_board(board: Board, format: str) -> str:
+def positions(record: Scanned) -> list[Position]:
+    """Where each cell of a record was written (line, column), for messages about cells."""
+    if record.format == "line":
+        return line.positions(record.text, record.line)
+    if record.format == "ints":
+        return ints.positions(record.text, record.line)
+    if record.format == "leetcode":
+        return leetcode.positions(record.text, record.line, record.column)
+    return grid.positions(record.text, record.line)  # grid and pretty
+
+
+def format_board(board: BoardLike, format: str) -> str:
     """One output record: the board in ``format``, with its trailing newline(s)."""
     if format == "line":
         return line.format(board) + "\n"
@@ -184,8 +195,8 @@ def detect(
 
 #: (1-based line number, text without line end)
 Numbered = tuple[int, str]
-#: what the readers yield: (first line, record text, board or None, error or None)
-Parsed = tuple[int, str, "Board | None", "FormatError | None"]
+#: what the readers yield: (first line, first column, record text, board or None, error or None)
+Parsed = tuple[int, int, str, "BoardData | None", "FormatError | None"]
 
 
 def _clean(lines: Iterable[str | bytes]) -> Iterator[Numbered]:
@@ -216,9 +227,9 @@ def _read_lines(
         if not text.strip():
             continue
         try:
-            yield number, text, line.parse(text, shape, symbols, line=number), None
+            yield number, 1, text, line.parse(text, shape, symbols, line=number), None
         except FormatError as error:
-            yield number, text, None, error
+            yield number, 1, text, None, error
 
 
 def _read_blocks(
@@ -237,8 +248,8 @@ def _read_blocks(
             else:
                 board = grid.parse_rows(rows, shape, symbols, end_line=end_line)
         except FormatError as error:
-            return rows[0][0], text, None, error
-        return rows[0][0], text, board, None
+            return rows[0][0], 1, text, None, error
+        return rows[0][0], 1, text, board, None
 
     last = 0
     for number, text in stream:
@@ -272,20 +283,26 @@ def _read_leetcode(
     for number, row in numbered:
         lines[number - first_line] = row
     text = "\n".join(lines)
-    for number, result in leetcode.boards(text, shape, symbols, line=first_line):
+    for number, column, body, result in leetcode.boards(text, shape, symbols, line=first_line):
         if isinstance(result, FormatError):
-            yield number, lines[number - first_line], None, result
+            yield number, 1, lines[number - first_line], None, result
         else:
-            yield number, leetcode.format(result), result, None
+            yield number, column, body, result, None
 
 
 __all__ = [
+    "END_MARK",
     "FORMATS",
+    "BoardData",
+    "BoardLike",
     "FormatName",
-    "Record",
+    "NOT_A_SYMBOL",
+    "Scanned",
     "detect",
     "format_board",
     "parse_one",
-    "read",
-    "read_text",
+    "positions",
+    "scan",
+    "scan_text",
+    "value_table",
 ]

@@ -89,9 +89,9 @@ def plain_values(text: str, size: int, symbols: str | None) -> tuple[np.ndarray,
             return None
     if alphabet is None or not alphabet.isascii():
         return None
-    values = _value_table(alphabet)[np.frombuffer(text.encode("ascii"), dtype=np.uint8)]
+    values = value_table(alphabet)[np.frombuffer(text.encode("ascii"), dtype=np.uint8)]
     # an inferred alphabet writes every character of the text that is not a blank
-    if symbols is not None and (values == _NOT_A_SYMBOL).any():
+    if symbols is not None and (values == NOT_A_SYMBOL).any():
         return None
     return values, alphabet
 
@@ -103,14 +103,15 @@ def _inferred(size: int, used: frozenset[str]) -> str | None:
     return alphabets.infer(size, set(used))
 
 
-_NOT_A_SYMBOL = 255
+#: what :func:`value_table` gives a byte that writes no value and no blank
+NOT_A_SYMBOL = 255
 
 
 @lru_cache(maxsize=64)
-def _value_table(alphabet: str) -> np.ndarray:
-    """Byte -> value for ``alphabet`` (blanks 0, anything else ``_NOT_A_SYMBOL``), built as
-    ``to_values`` builds its lookup, so the two paths cannot disagree."""
-    table = np.full(256, _NOT_A_SYMBOL, dtype=np.uint8)
+def value_table(alphabet: str) -> np.ndarray:
+    """Byte -> value for an ASCII ``alphabet`` (blanks 0, anything else ``NOT_A_SYMBOL``),
+    built as ``to_values`` builds its lookup, so the fast paths and the parser cannot disagree."""
+    table = np.full(256, NOT_A_SYMBOL, dtype=np.uint8)
     for char in alphabets.BLANKS + alphabets.ZERO:
         table[ord(char)] = 0
     for value, char in enumerate(alphabet, start=1):

@@ -10,18 +10,19 @@ Written boards are ``n`` lines followed by one empty line, exactly as seed 001 p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from ..errors import FormatError, quote
 from ..shape import Shape
+from ._data import BoardData, BoardLike, Position
 from ._symbols import Located, block_shape, refuse_binary, to_values
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..board import Board
-
-#: characters that draw boxes and are never symbols
-RULE_CHARS = frozenset("|+=") | frozenset(chr(code) for code in range(0x2500, 0x2580))
-_SEPARATOR_CHARS = RULE_CHARS | frozenset("- \t")
+#: characters that draw boxes inside a row and are never symbols
+RULE_CHARS = frozenset("|") | frozenset(chr(code) for code in range(0x2500, 0x2580))
+#: characters that draw the lines between bands; ``+`` and ``=`` only there, since ``+`` is a
+#: symbol of the base64 alphabet that writes boards over 26x26
+_CORNER_CHARS = RULE_CHARS | frozenset("+=")
+_SEPARATOR_CHARS = _CORNER_CHARS | frozenset("- \t")
 
 #: one line of input: its 1-based number and its text without the line end
 NumberedLine = tuple[int, str]
@@ -30,7 +31,7 @@ NumberedLine = tuple[int, str]
 def is_separator(text: str) -> bool:
     """A line that only draws box edges (it holds ``+``, ``|`` or box drawing, and no symbol)."""
     chars = set(text.strip())
-    return bool(chars) and chars <= _SEPARATOR_CHARS and bool(chars & RULE_CHARS)
+    return bool(chars) and chars <= _SEPARATOR_CHARS and bool(chars & _CORNER_CHARS)
 
 
 def row_items(text: str, line: int) -> list[Located]:
@@ -44,7 +45,7 @@ def row_items(text: str, line: int) -> list[Located]:
 
 def parse(
     text: str, shape: Shape | None = None, symbols: str | None = None, *, line: int = 1
-) -> Board:
+) -> BoardData:
     """One board from ``n`` lines of ``n`` symbols; errors name the line and column."""
     numbered = [(line + offset, row) for offset, row in enumerate(text.splitlines())]
     rows = [(number, row) for number, row in numbered if row.strip() and not is_separator(row)]
@@ -65,13 +66,11 @@ def parse_rows(
     symbols: str | None,
     *,
     end_line: int,
-) -> Board:
+) -> BoardData:
     """One board from its row lines (separators and blank lines already removed).
 
     ``end_line`` is the line where the record stopped, for the error when rows are missing.
     """
-    from ..board import Board
-
     for number, text in rows:
         refuse_binary(row_items(text, number))
     first_number, first_text = rows[0]
@@ -102,13 +101,23 @@ def parse_rows(
             column=1,
         )
     values, alphabet = to_values(items, size, symbols)
-    return Board(values, shape, alphabet)
+    return BoardData(values, shape, alphabet)
 
 
-def format(board: Board, blank: str = ".") -> str:
+def positions(text: str, line: int = 1) -> list[Position]:
+    """Where each cell of a grid record (its lines joined by newlines) was written."""
+    return [
+        (number, column)
+        for number, row in enumerate(text.splitlines(), line)
+        if row.strip() and not is_separator(row)
+        for _, number, column in row_items(row, number)
+    ]
+
+
+def format(board: BoardLike, blank: str = ".") -> str:
     """``n`` lines of ``n`` symbols, each ending in a newline."""
     table = blank + board.symbols
-    size = board.size
+    size = board.shape.size
     cells = board.cells.tolist()
     return "".join(
         "".join(table[value] for value in cells[row * size : (row + 1) * size]) + "\n"

@@ -8,16 +8,15 @@ one empty line.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 import numpy as np
 
+from .. import symbols as alphabets
 from ..errors import FormatError, quote
 from ..shape import Shape
+from ._data import BoardData, BoardLike, Position, value_rows
 from ._symbols import block_shape
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..board import Board
 
 _TOKEN = re.compile(r"[^\s,]+")
 
@@ -35,7 +34,7 @@ def looks_like_ints(text: str) -> bool:
     return len(fields) >= 4 and all(field.isdigit() for field, _ in fields)
 
 
-def parse(text: str, shape: Shape | None = None, *, line: int = 1) -> Board:
+def parse(text: str, shape: Shape | None = None, *, line: int = 1) -> BoardData:
     """One board from ``n`` lines of ``n`` integers."""
     numbered = [(line + offset, row) for offset, row in enumerate(text.splitlines())]
     rows = [(number, row) for number, row in numbered if row.strip()]
@@ -44,10 +43,8 @@ def parse(text: str, shape: Shape | None = None, *, line: int = 1) -> Board:
     return parse_rows(rows, shape, end_line=numbered[-1][0] + 1)
 
 
-def parse_rows(rows: Sequence[NumberedLine], shape: Shape | None, *, end_line: int) -> Board:
+def parse_rows(rows: Sequence[NumberedLine], shape: Shape | None, *, end_line: int) -> BoardData:
     """One board from its row lines (blank lines already removed)."""
-    from ..board import Board
-
     shape = block_shape(rows, shape, len(tokens(rows[0][1])), "integers")
     size = shape.size
     values = np.zeros(size * size, dtype=np.uint8)
@@ -79,9 +76,18 @@ def parse_rows(rows: Sequence[NumberedLine], shape: Shape | None, *, end_line: i
             line=end_line,
             column=1,
         )
-    return Board(values, shape)
+    return BoardData(values, shape, alphabets.default(size))
 
 
-def format(board: Board) -> str:
+def positions(text: str, line: int = 1) -> list[Position]:
+    """Where each cell of an integer record (its lines joined by newlines) was written."""
+    return [
+        (number, column)
+        for number, row in enumerate(text.splitlines(), line)
+        for _, column in tokens(row)
+    ]
+
+
+def format(board: BoardLike) -> str:
     """``n`` lines of space-separated integers, each ending in a newline."""
-    return "".join(" ".join(map(str, row)) + "\n" for row in board.rows())
+    return "".join(" ".join(map(str, row)) + "\n" for row in value_rows(board))

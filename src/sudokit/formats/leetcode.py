@@ -14,16 +14,15 @@ import bisect
 import json
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator, Sequence, Union
+from typing import Iterator, Sequence, Union
 
 import numpy as np
 
+from .. import symbols as alphabets
 from ..errors import FormatError, quote
 from ..shape import Shape
+from ._data import BoardData, BoardLike, Position, value_rows
 from ._symbols import Located, describe_char, to_values
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..board import Board
 
 _TOKEN = re.compile(
     r"""(?P<space>\s+)|(?P<open>\[)|(?P<close>\])|(?P<comma>,)"""
@@ -37,6 +36,7 @@ class _Node:
 
     offset: int
     value: Union[str, int, list["_Node"]]
+    end: int = 0  #: the offset just past the value
 
 
 class _Scanner:
@@ -51,7 +51,8 @@ class _Scanner:
         return {"line": self.first_line + index, "column": offset - self.line_starts[index] + 1}
 
     def error(self, message: str, offset: int) -> FormatError:
-        return FormatError(message, **self.where(offset))
+        where = self.where(offset)
+        return FormatError(message, line=where["line"], column=where["column"])
 
     def skip_space(self) -> None:
         while self.pos < len(self.text) and self.text[self.pos].isspace():
@@ -84,7 +85,7 @@ class _Scanner:
                 save = self.pos
                 kind, text, item_offset = self.token()
                 if kind == "close":
-                    return _Node(offset, items)
+                    return _Node(offset, items, self.pos)
                 if kind == "end":
                     raise self.error("unclosed '[': the text ends inside a list", offset)
                 if items:
@@ -98,9 +99,9 @@ class _Scanner:
                 decoded = json.loads(text) if text[0] == '"' else json.loads('"' + text[1:-1].replace('"', '\\"') + '"')
             except json.JSONDecodeError:
                 raise self.error(f"bad string {quote(text)}", offset) from None
-            return _Node(offset, decoded)
+            return _Node(offset, decoded, self.pos)
         if kind == "int":
-            return _Node(offset, int(text))
+            return _Node(offset, int(text), self.pos)
         if kind == "end":
             raise self.error("the text ends where a value was expected", offset)
         raise self.error(f"unexpected {quote(text)} where a value was expected", offset)
@@ -114,30 +115,38 @@ def _depth(node: _Node) -> int:
     return depth
 
 
+#: what :func:`boards` yields for each board: where its text starts (line, column), the text
+#: itself (the whole line for a syntax error), and the board or the error
+Found = tuple[int, int, str, Union[BoardData, FormatError]]
+
+
 def boards(
     text: str, shape: Shape | None = None, symbols: str | None = None, *, line: int = 1
-) -> Iterator[tuple[int, Board | FormatError]]:
-    """Every board in a text with the line it starts on, in order; a malformed board yields its
-    error and reading goes on with the next top-level value (a syntax error ends the text, since
-    nothing after it can be trusted)."""
+) -> Iterator[Found]:
+    """Every board in a text, in order; a malformed board yields its error and reading goes on
+    with the next top-level value (a syntax error ends the text, since nothing after it can be
+    trusted)."""
     scanner = _Scanner(text, line)
     while not scanner.at_end():
-        start = scanner.where(scanner.pos)["line"]
+        start = scanner.where(scanner.pos)
         try:
             node = scanner.value()
         except FormatError as error:
-            yield start, error
+            row = text.splitlines()[start["line"] - line] if text else ""
+            yield start["line"], 1, row, error
             return
-        nodes = node.value if _depth(node) >= 3 else [node]
-        for board_node in nodes:  # type: ignore[union-attr]
-            yield scanner.where(board_node.offset)["line"], _try_board(scanner, board_node, shape, symbols)
+        nodes = node.value if _depth(node) >= 3 and isinstance(node.value, list) else [node]
+        for board_node in nodes:
+            where = scanner.where(board_node.offset)
+            body = text[board_node.offset : board_node.end]
+            yield where["line"], where["column"], body, _try_board(scanner, board_node, shape, symbols)
         save = scanner.pos
         kind, _, _ = scanner.token()
         if kind != "comma":
             scanner.pos = save
 
 
-def _try_board(scanner: _Scanner, node: _Node, shape, symbols) -> Board | FormatError:
+def _try_board(scanner: _Scanner, node: _Node, shape, symbols) -> BoardData | FormatError:
     try:
         return _board(scanner, node, shape, symbols)
     except FormatError as error:
@@ -146,9 +155,9 @@ def _try_board(scanner: _Scanner, node: _Node, shape, symbols) -> Board | Format
 
 def parse(
     text: str, shape: Shape | None = None, symbols: str | None = None, *, line: int = 1
-) -> Board:
+) -> BoardData:
     """Exactly one board from LeetCode-style text."""
-    results = [board for _, board in boards(text, shape, symbols, line=line)]
+    results = [board for _, _, _, board in boards(text, shape, symbols, line=line)]
     if not results:
         raise FormatError("no board in the text", line=line, column=1)
     first = results[0]
@@ -159,9 +168,20 @@ def parse(
     return first
 
 
-def _board(scanner: _Scanner, node: _Node, shape: Shape | None, symbols: str | None) -> Board:
-    from ..board import Board
+def positions(text: str, line: int = 1, column: int = 1) -> list[Position]:
+    """Where each cell of one board's text (starting at ``line`` and ``column``) was written."""
+    scanner = _Scanner(text, line)
+    node = scanner.value()
+    places = []
+    for row in node.value if isinstance(node.value, list) else ():
+        for cell in row.value if isinstance(row.value, list) else ():
+            where = scanner.where(cell.offset)
+            shift = column - 1 if where["line"] == line else 0
+            places.append((where["line"], where["column"] + shift))
+    return places
 
+
+def _board(scanner: _Scanner, node: _Node, shape: Shape | None, symbols: str | None) -> BoardData:
     rows = node.value
     if not isinstance(rows, list) or not rows or not all(isinstance(r.value, list) for r in rows):
         raise scanner.error("a board is a list of rows, each a list of cells", node.offset)
@@ -196,27 +216,27 @@ def _board(scanner: _Scanner, node: _Node, shape: Shape | None, symbols: str | N
             numbers.append(-1)
             items.append((cell.value, where["line"], where["column"]))
     if all(number >= 0 for number in numbers):
-        return Board(np.array(numbers, dtype=np.uint8), shape)
+        return BoardData(np.array(numbers, dtype=np.uint8), shape, alphabets.default(size))
     values, alphabet = to_values(
         [item for item, number in zip(items, numbers) if number < 0], size, symbols
     )
     merged = np.array(numbers, dtype=np.int64)
     merged[merged < 0] = values
-    return Board(merged, shape, alphabet)
+    return BoardData(merged.astype(np.uint8), shape, alphabet)
 
 
-def from_lists(rows: Sequence[Sequence[str]], shape: Shape | None = None) -> Board:
+def from_lists(rows: Sequence[Sequence[str]], shape: Shape | None = None) -> BoardData:
     """A board from a Python list of lists of one-character strings (or integers)."""
     return parse(json.dumps([list(row) for row in rows]), shape)
 
 
-def to_lists(board: Board) -> list[list[str]]:
+def to_lists(board: BoardLike) -> list[list[str]]:
     """The board as LeetCode's list of lists, ``'.'`` for empty."""
     table = "." + board.symbols
-    return [[table[value] for value in row] for row in board.rows()]
+    return [[table[value] for value in row] for row in value_rows(board)]
 
 
-def format(board: Board) -> str:
+def format(board: BoardLike) -> str:
     """Compact one-line JSON, as LeetCode prints a board (no newline)."""
     return json.dumps(to_lists(board), separators=(",", ":"))
 

@@ -7,14 +7,11 @@ the length: 16 symbols make a 4x4 board, 81 a 9x9, 256 a 16x16, 625 a 25x25.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from ..errors import FormatError, quote
 from ..shape import MAX_SIZE, Shape
+from ._data import BoardData, BoardLike, Position
 from ._symbols import Located, plain_values, refuse_binary, to_values
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..board import Board
 
 #: line lengths that make a board of a usual shape: 16, 36, 64, 81, 100, 144, ...
 BOARD_LENGTHS = {
@@ -24,13 +21,11 @@ BOARD_LENGTHS = {
 
 def parse(
     text: str, shape: Shape | None = None, symbols: str | None = None, *, line: int = 1
-) -> Board:
+) -> BoardData:
     """One board from one line of text; errors name ``line`` and the column.
 
     Spaces between symbols are ignored, so ``5 3 . . 7 ...`` reads too.
     """
-    from ..board import Board
-
     body = text.rstrip("\r\n")
     if body.isascii() and body.isprintable() and " " not in body:  # no blank, no binary: fast
         cells = len(body)
@@ -38,7 +33,7 @@ def parse(
         if size is not None and cells == size * size:
             plain = plain_values(body, size, symbols)
             if plain is not None:
-                return Board._trusted(plain[0], shape or Shape.for_size(size), plain[1])
+                return BoardData(plain[0], shape or Shape.for_size(size), plain[1])
     if "\n" in body:
         raise FormatError("a line-format board must be on one line", line=line + 1, column=1)
     items = [(char, line, column) for column, char in enumerate(body, 1) if not char.isspace()]
@@ -50,7 +45,7 @@ def parse(
     if len(items) != shape.cells:
         raise _wrong_length(items, shape.cells, f"for a {shape.name} board")
     values, alphabet = to_values(items, shape.size, symbols)
-    return Board(values, shape, alphabet)
+    return BoardData(values, shape, alphabet)
 
 
 def _shape_for_length(items: list[Located]) -> Shape:
@@ -91,7 +86,12 @@ def _wrong_length(items: list[Located], expected: int, what: str) -> FormatError
     )
 
 
-def format(board: Board, blank: str = ".") -> str:
+def positions(text: str, line: int = 1) -> list[Position]:
+    """Where each cell of a one-line record was written, for messages about cells."""
+    return [(line, column) for column, char in enumerate(text, 1) if not char.isspace()]
+
+
+def format(board: BoardLike, blank: str = ".") -> str:
     """The board on one line (no newline), in its alphabet."""
     table = blank + board.symbols
     return "".join(table[value] for value in board.cells.tolist())

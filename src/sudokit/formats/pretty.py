@@ -6,13 +6,10 @@ Drawn with Unicode box-drawing characters so that it can never be confused with 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..board import Board
+from ._data import BoardLike, value_rows
 
 
-def format(board: Board, blank: str = ".") -> str:
+def format(board: BoardLike, blank: str = ".") -> str:
     """The board drawn in boxes, each line ending in a newline."""
     shape = board.shape
     table = blank + board.symbols
@@ -23,7 +20,7 @@ def format(board: Board, blank: str = ".") -> str:
         return left + middle.join([segment] * stacks) + right + "\n"
 
     lines = [rule("┌", "┬", "┐")]
-    for row, values in enumerate(board.rows()):
+    for row, values in enumerate(value_rows(board)):
         if row and row % shape.box_height == 0:
             lines.append(rule("├", "┼", "┤"))
         boxes = (

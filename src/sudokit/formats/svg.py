@@ -1,19 +1,20 @@
-"""An SVG picture of a board, for notebooks (``Board._repr_svg_``)."""
+"""An SVG picture of a board, for notebooks (``Board._repr_svg_``, results' ``_repr_html_``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..board import Board
+from ._data import BoardLike
 
 CELL = 28  #: pixels per cell
 MARGIN = 2
+#: the colour of values a solver filled in, set apart from the givens (black)
+FILLED = "#1f5fbf"
 
 
-def format(board: Board) -> str:
-    """The board as a standalone SVG document: thin cell lines, thick box lines."""
+def format(board: BoardLike, puzzle: BoardLike | None = None) -> str:
+    """The board as a standalone SVG document: thin cell lines, thick box lines. With
+    ``puzzle``, the values it does not give (a solver's) are drawn in blue."""
     shape = board.shape
     size = shape.size
     side = size * CELL + 2 * MARGIN
@@ -33,14 +34,16 @@ def format(board: Board) -> str:
                 coords = f'x1="{MARGIN}" y1="{offset}" x2="{side - MARGIN}" y2="{offset}"'
             parts.append(f'<line {coords} stroke="black" stroke-width="{width}"/>')
     font = int(CELL * 0.6)
+    givens = puzzle.cells.tolist() if puzzle is not None else board.cells.tolist()
     for cell, value in enumerate(board.cells.tolist()):
         if value:
             row, col = divmod(cell, size)
             x = MARGIN + col * CELL + CELL / 2
             y = MARGIN + row * CELL + CELL / 2
+            colour = "" if givens[cell] else f' fill="{FILLED}"'
             parts.append(
                 f'<text x="{x}" y="{y}" font-size="{font}" font-family="sans-serif" '
-                f'text-anchor="middle" dominant-baseline="central">'
+                f'text-anchor="middle" dominant-baseline="central"{colour}>'
                 f"{escape(board.symbols[value - 1])}</text>"
             )
     parts.append("</svg>")

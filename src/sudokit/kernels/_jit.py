@@ -22,7 +22,7 @@ from pathlib import Path
 import numba
 
 #: True when NUMBA_DISABLE_JIT=1: kernels run as plain Python (for coverage and debugging)
-JIT_DISABLED = bool(numba.config.DISABLE_JIT)
+JIT_DISABLED = bool(numba.config.DISABLE_JIT)  # type: ignore[attr-defined]
 
 
 def _writable(directory: Path) -> bool:
@@ -47,7 +47,7 @@ def _configure_cache() -> bool:
         Path(tempfile.gettempdir()) / f"sudokit-numba-{os.getuid() if hasattr(os, 'getuid') else 'user'}",
     ):
         if _writable(candidate):
-            numba.config.CACHE_DIR = str(candidate)
+            numba.config.CACHE_DIR = str(candidate)  # type: ignore[attr-defined]
             return True
     return False
 
@@ -84,7 +84,7 @@ def _key_caches_to_every_kernel() -> bool:
     ours = []
     for base in bases:
 
-        class KernelsLocator(base):
+        class KernelsLocator(base):  # type: ignore[valid-type, misc]
             def get_source_stamp(self):
                 return stamp
 
@@ -119,7 +119,7 @@ def will_compile(dispatcher) -> bool:
         return False
     cache = getattr(dispatcher, "_cache", None)
     try:
-        return not cache._cache_file._load_index()  # private, hence the broad except
+        return not cache._cache_file._load_index()  # type: ignore[union-attr]  # private, hence the broad except
     except Exception:
         return True
 

@@ -57,8 +57,8 @@ import numpy as np
 
 from . import protocol as P
 from ._jit import kernel
-from .driver import finish, pause, resume
 from .bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
+from .driver import finish, pause, resume
 from .general import load_givens, propagate
 
 # ctl slots beyond the protocol's

@@ -1,0 +1,532 @@
+"""Engines: the one place that picks a compiled kernel for a board and a question, and runs it.
+
+Every other module asks here. For one board (:func:`search_for`): the classic kernel for 9x9
+boards with 3x3 boxes, the 16x16 kernel for 4x4 boxes, the general kernel for every other
+shape (which hands hard boards of 25x25 and up to the learning kernel); for optimisation
+(:class:`OptimizeSearch`) the branch and bound kernel; for a whole array of boards
+(:func:`solve_arrays`) the batch loop of the same kernel a single board would get, so a batch
+and a single search walk the same tree.
+
+A :class:`Search` owns the arrays of one resumable search (``kernels/protocol.py``) and runs it
+in slices under :class:`sudokit.results.Limits`, so that time limits and Ctrl-C are honoured
+between kernel calls. Kernel modules load on first use: importing numba and the compiled
+kernels is most of a cold start, and ``sudokit --help`` or a parse error should not pay it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from .board import Board
+from .kernels import protocol as P
+from .results import UNLIMITED, Limits
+from .shape import Shape
+
+#: nodes are run in slices so that time limits and Ctrl-C are honoured between kernel calls;
+#: slices adapt to aim at this many seconds each
+SLICE_SECONDS = 0.05
+#: the node count of the first slice, before the speed of this puzzle is known
+FIRST_SLICE = 20_000
+
+_kernels: dict[str, ModuleType] = {}
+
+
+def _kernel(name: str) -> Any:
+    """The kernel module ``kernels.<name>``, imported on first use (start-up cost: numba loads
+    only when a search runs; one dictionary lookup afterwards)."""
+    module = _kernels.get(name)
+    if module is None:
+        module = _kernels[name] = importlib.import_module(f".kernels.{name}", __package__)
+    return module
+
+
+def _notify(dispatcher: Any, what: str) -> None:
+    """Say on stderr, once, that a first run compiles ``what``."""
+    _kernel("_jit").notify_compile(dispatcher, what=what)
+
+
+class Search:
+    """One resumable search over one puzzle: the arrays a kernel works in, and the loop that
+    runs it in slices. Subclasses bind a kernel (see ``protocol`` for the contract)."""
+
+    board: Board
+    cells: int
+    ctl: np.ndarray
+    out: np.ndarray
+    #: nodes in the first slice of ``run``, before the speed of this puzzle is known
+    first_slice: int = FIRST_SLICE
+
+    def _call(self, limit: int, node_budget: int, record_at: int) -> int:
+        """One kernel call; returns the protocol code (STACK_FULL included)."""
+        raise NotImplementedError
+
+    def _grow(self) -> None:
+        """Make room for a deeper stack after STACK_FULL."""
+        raise NotImplementedError
+
+    def _double_levels(self, *names: str) -> None:
+        """Double the level arrays ``names`` (one row per search level), keeping their rows;
+        never past one level per cell, the deepest any search goes."""
+        levels = min(self.cells + 1, 2 * len(getattr(self, names[0])))
+        for name in names:
+            old = getattr(self, name)
+            new = np.zeros((levels,) + old.shape[1:], dtype=old.dtype)
+            new[: len(old)] = old
+            setattr(self, name, new)
+
+    def _double_arrays(self, *names: str) -> None:
+        """Double the flat stack arrays ``names`` (levels of a fixed width back to back),
+        keeping their contents: the shape kernels' growth after STACK_FULL."""
+        for name in names:
+            old = getattr(self, name)
+            setattr(self, name, np.concatenate([old, np.zeros_like(old)]))
+
+    @property
+    def nodes(self) -> int:
+        return int(self.ctl[P.NODES])
+
+    @property
+    def guesses(self) -> int:
+        return int(self.ctl[P.GUESSES])
+
+    @property
+    def count(self) -> int:
+        return int(self.ctl[P.COUNT])
+
+    def solution(self) -> Board:
+        return Board._trusted(self.out.copy(), self.board.shape, self.board.symbols)
+
+    def step(self, limit: int, node_budget: int, record_at: int) -> int:
+        """One kernel call, growing the stack as needed; returns DONE, LIMIT or BUDGET. The
+        calls after a growth get what is left of ``node_budget``, not all of it again."""
+        stop = self.nodes + node_budget
+        while True:
+            code = self._call(limit, max(stop - self.nodes, 0), record_at)
+            if code != P.STACK_FULL:
+                return int(code)
+            self._grow()
+
+    def run(self, limits: Limits, record_at: int = 1) -> int:
+        """Call the kernel in slices until it returns DONE or LIMIT, or a budget of ``limits``
+        runs out (then BUDGET). Slicing keeps Ctrl-C and time limits responsive."""
+        start = time.perf_counter()
+        deadline = None if limits.time_limit is None else start + limits.time_limit
+        node_stop = limits.nodes
+        limit = int(limits.limit)
+        slice_nodes = self.first_slice
+        while True:
+            budget = min(slice_nodes, node_stop - self.nodes)
+            if budget <= 0:
+                return P.BUDGET
+            before, began = self.nodes, time.perf_counter()
+            code = self.step(limit, budget, record_at)
+            if code != P.BUDGET:
+                return code
+            now = time.perf_counter()
+            if deadline is not None and now >= deadline:
+                return P.BUDGET
+            spent = max(now - began, 1e-6)
+            rate = (self.nodes - before) / spent
+            slice_nodes = int(min(max(rate * SLICE_SECONDS, 100), 1 << 40))
+            if deadline is not None:
+                slice_nodes = int(max(100, min(slice_nodes, rate * (deadline - now))))
+
+
+class GeneralSearch(Search):
+    """The general kernel: any shape, one uint64 candidate mask per cell. ``options`` (from
+    ``kernels.general.options_for``) overrides the rules and branching chosen for the shape.
+
+    On boards of ``LEARN_FROM`` values and more, a search for one or two solutions where
+    depth-first search has met ``DFS_FAILS`` dead ends starts again with the learning kernel
+    (``kernels/learn.py``), which wins on hard puzzles and costs more on easy ones (an empty
+    64x64 board takes thousands of depth-first nodes, but hardly a dead end). ``engine`` is
+    ``"auto"`` (that), ``"dfs"`` or ``"learn"`` (one of them only)."""
+
+    #: the smallest board size that may switch to the learning kernel
+    LEARN_FROM = 25
+    #: depth-first dead ends before the switch
+    DFS_FAILS = 1000
+    #: the first slice on those boards, whose nodes cost up to a millisecond
+    BIG_FIRST_SLICE = 2000
+
+    def __init__(self, board: Board, options: np.ndarray | None = None, engine: str = "auto") -> None:
+        general = _kernel("general")
+
+        if engine not in ("auto", "dfs", "learn"):
+            raise ValueError(f"engine must be 'auto', 'dfs' or 'learn', not {engine!r}")
+        shape = board.shape
+        self.engine = engine
+        self.learner = None  # the learning kernel's state, once it runs
+        self.reported = False  # a solution went back to the caller: no switch after that
+        if shape.size >= self.LEARN_FROM:
+            self.first_slice = self.BIG_FIRST_SLICE
+        self.board = board
+        self.cells = shape.cells
+        self.givens = np.ascontiguousarray(board.cells, dtype=np.uint8)
+        self.houses = board.geometry.houses
+        self.cell_houses = board.geometry.cell_houses
+        self.full = np.uint64((1 << shape.size) - 1)
+        # small boards get every level they could need at once; big boards start at about
+        # 256 KiB and grow: zeroing 2 MiB up front cost 18 usec, a tenth of an easy 25x25 solve
+        levels = min(self.cells + 1, max(16, (1 << 18) // (8 * self.cells)))
+        self.stack = np.zeros((levels, self.cells), dtype=np.uint64)
+        self.branch_cell = np.zeros(levels, dtype=np.int64)
+        self.branch_rest = np.zeros(levels, dtype=np.uint64)
+        self.ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
+        self.ctl[P.DEPTH] = -1
+        self.out = np.zeros(self.cells, dtype=np.uint8)
+        self.queue = np.zeros(self.cells, dtype=np.int32)
+        self.dirty = np.zeros(len(self.houses), dtype=np.uint8)
+        self.options = general.options_for(shape) if options is None else options
+        self.work, self.iwork = general.scratch(self.houses)
+
+    def _call(self, limit: int, node_budget: int, record_at: int) -> int:
+        general = _kernel("general")
+
+        may_learn = self.learner is None and not self.reported and limit <= 2 and (
+            self.engine == "learn"
+            or (self.engine == "auto" and self.board.size >= self.LEARN_FROM)
+        )
+        dead_ends = self.nodes - self.guesses - 1  # nodes that did not branch, less a solution
+        if may_learn and (self.engine == "learn" or dead_ends >= self.DFS_FAILS):
+            self._start_learning()
+        elif may_learn:
+            node_budget = min(node_budget, self.DFS_FAILS)  # look again soon
+        if self.learner is not None:
+            code = self.learner.call(self.ctl, limit, node_budget, record_at, self.out)
+        else:
+            code = self._call_dfs(general, limit, node_budget, record_at)
+        if code == P.LIMIT:
+            self.reported = True
+        return code
+
+    def _start_learning(self) -> None:
+        """Start over with the learning kernel: no solution went back yet, so counting again
+        from zero loses nothing; nodes and guesses keep adding up."""
+        learn = _kernel("learn")
+
+        _notify(learn.search, "the learning kernel")
+        self.learner = learn.Learner(self.givens, self.houses, self.cell_houses, self.board.size)
+        self.ctl[P.COUNT] = 0
+
+    def _call_dfs(self, general, limit: int, node_budget: int, record_at: int) -> int:
+        return general.search(
+            self.givens,
+            self.houses,
+            self.cell_houses,
+            self.full,
+            self.stack,
+            self.branch_cell,
+            self.branch_rest,
+            self.ctl,
+            limit,
+            node_budget,
+            record_at,
+            self.out,
+            self.queue,
+            self.dirty,
+            self.options,
+            self.work,
+            self.iwork,
+        )
+
+    def _grow(self) -> None:
+        if self.learner is not None:
+            self.learner.grow()
+            return
+        self._double_levels("stack", "branch_cell", "branch_rest")
+
+
+class ClassicSearch(Search):
+    """The classic kernel: 9x9 with 3x3 boxes, candidates as band bitboards."""
+
+    def __init__(self, board: Board) -> None:
+        classic = _kernel("classic")
+
+        self.board = board
+        self.givens = np.ascontiguousarray(board.cells, dtype=np.uint8)
+        self.stack = np.zeros(classic.LEVELS * classic.SLOTS, dtype=np.int32)
+        self.branch_cell = np.zeros(classic.LEVELS, dtype=np.int64)
+        self.branch_rest = np.zeros(classic.LEVELS, dtype=np.int64)
+        self.ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
+        self.ctl[P.DEPTH] = -1
+        self.out = np.zeros(81, dtype=np.uint8)
+
+    def _call(self, limit: int, node_budget: int, record_at: int) -> int:
+        classic = _kernel("classic")
+
+        return classic.search(
+            self.givens, self.stack, self.branch_cell, self.branch_rest, self.ctl,
+            limit, node_budget, record_at, self.out,
+        )
+
+    def _grow(self) -> None:
+        self._double_arrays("stack", "branch_cell", "branch_rest")
+
+
+class HexaSearch(Search):
+    """The 16x16 kernel: 4x4 boxes, candidates as per-value band bitboards. ``branching``
+    (``hexa.WDEG`` or ``hexa.CELL``) and ``rules`` (0 or ``hexa.LOCKED``) default to the
+    kernel's ``DEFAULT_BRANCHING`` and ``DEFAULT_RULES``; with ``CELL`` and the general
+    kernel's rules it walks the general kernel's very search tree."""
+
+    def __init__(self, board: Board, branching: int | None = None, rules: int | None = None) -> None:
+        hexa = _kernel("hexa")
+
+        self.board = board
+        self.cells = hexa.CELLS
+        self.mode = hexa.DEFAULT_BRANCHING if branching is None else branching
+        self.rules = hexa.DEFAULT_RULES if rules is None else rules
+        self.givens = np.ascontiguousarray(board.cells, dtype=np.uint8)
+        self.stack = np.zeros(hexa.LEVELS * hexa.SLOTS, dtype=np.uint64)
+        self.branch_cell = np.zeros(hexa.LEVELS, dtype=np.int64)
+        self.branch_rest = np.zeros(hexa.LEVELS, dtype=np.int64)
+        self.weight = np.zeros(hexa.CELLS, dtype=np.int64)
+        self.ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
+        self.ctl[P.DEPTH] = -1
+        self.out = np.zeros(hexa.CELLS, dtype=np.uint8)
+
+    def _call(self, limit: int, node_budget: int, record_at: int) -> int:
+        hexa = _kernel("hexa")
+
+        return hexa.search(
+            self.givens, self.stack, self.branch_cell, self.branch_rest, self.weight, self.rules,
+            self.mode, self.ctl, limit, node_budget, record_at, self.out,
+        )
+
+    def _grow(self) -> None:
+        self._double_arrays("stack", "branch_cell", "branch_rest")
+
+
+
+class OptimizeSearch(Search):
+    """The branch-and-bound kernel over one board and one weight vector (maximising)."""
+
+    def __init__(self, board: Board, weights: np.ndarray, sweeps: int | None = None) -> None:
+        K = _kernel("optimize")
+
+        shape = board.shape
+        n, cells = shape.size, shape.cells
+        self.board = board
+        self.cells = cells
+        self.givens = np.ascontiguousarray(board.cells, dtype=np.uint8)
+        self.houses = board.geometry.houses
+        self.cell_houses = board.geometry.cell_houses
+        self.weights = np.ascontiguousarray(weights.reshape(-1), dtype=np.int64)
+        # each house's cells in increasing weight, for the assignment bound
+        order = np.argsort(self.weights[self.houses], axis=1, kind="stable")
+        self.by_weight = np.ascontiguousarray(np.take_along_axis(self.houses, order, axis=1), dtype=np.int32)
+        self.full = np.uint64((1 << n) - 1)
+        levels = min(cells + 1, max(16, (1 << 21) // (8 * cells)))
+        self.stack = np.zeros((levels, cells), dtype=np.uint64)
+        self.branch_cell = np.zeros(levels, dtype=np.int64)
+        self.branch_rest = np.zeros(levels, dtype=np.uint64)
+        self.level_bound = np.zeros(levels, dtype=np.int64)
+        self.ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
+        self.ctl[P.DEPTH] = -1
+        self.out = np.zeros(cells, dtype=np.uint8)
+        self.queue = np.zeros(cells, dtype=np.int32)
+        self.dirty = np.zeros(len(self.houses), dtype=np.uint8)
+        self.lam = np.zeros((len(self.houses), n), dtype=np.int64)
+        self.red = np.zeros((cells, n), dtype=np.int64)
+        self.top1 = np.zeros(cells, dtype=np.int64)
+        self.top1v = np.zeros(cells, dtype=np.int64)
+        self.top2 = np.zeros(cells, dtype=np.int64)
+        self.sweeps = K.SWEEPS if sweeps is None else int(sweeps)
+        self.stats = np.zeros(K.STATS_SIZE, dtype=np.int64)
+
+    def _call(self, limit: int, node_budget: int, record_at: int) -> int:
+        K = _kernel("optimize")
+
+        return K.search(
+            self.givens, self.houses, self.cell_houses, self.by_weight, self.weights, self.full,
+            self.stack, self.branch_cell, self.branch_rest, self.level_bound, self.ctl,
+            limit, node_budget, self.out, self.queue, self.dirty,
+            self.lam, self.red, self.top1, self.top1v, self.top2, self.sweeps, self.stats,
+        )  # fmt: skip
+
+    def _grow(self) -> None:
+        self._double_levels("stack", "branch_cell", "branch_rest", "level_bound")
+
+    @property
+    def found(self) -> bool:
+        return bool(self.ctl[_kernel("optimize").FOUND])
+
+    @property
+    def best(self) -> int:
+        return int(self.ctl[_kernel("optimize").BEST])
+
+    def open_bound(self) -> int | None:
+        """A proven upper bound on the optimum while the search is paused: the best of the
+        incumbent and the bounds of the levels that still have work left. None before the
+        root's bound is known."""
+        depth, phase = int(self.ctl[P.DEPTH]), int(self.ctl[P.PHASE])
+        bounds = [int(self.level_bound[d]) for d in range(depth) if self.branch_rest[d]]
+        if phase == P.NEXT_BRANCH:
+            bounds.append(int(self.level_bound[depth]))
+        elif phase == P.PROPAGATE:
+            if depth == 0:
+                return None  # the root is still to be bounded
+            bounds.append(int(self.level_bound[depth - 1]))
+        if self.found:
+            bounds.append(self.best)
+        return max(bounds) if bounds else None
+
+
+
+
+# -- choosing a kernel -----------------------------------------------------------------------
+
+#: False sends 9x9 and 16x16 boards to the general kernel too (tests compare them)
+USE_SHAPE_KERNELS = True
+
+
+def shape_kernel(shape: Shape) -> str | None:
+    """The shape-specific kernel for ``shape`` (``"classic"`` or ``"hexa"``), or None for the
+    general one."""
+    if not USE_SHAPE_KERNELS:
+        return None
+    if shape.box_height == 3 and shape.box_width == 3:
+        return "classic"
+    if shape.box_height == 4 and shape.box_width == 4:
+        return "hexa"
+    return None
+
+
+def search_for(board: Board) -> Search:
+    """A fresh search of ``board`` on the kernel its shape gets."""
+    special = shape_kernel(board.shape)
+    if special == "classic":
+        _notify(_kernel("classic").search, "the 9x9 search kernel")
+        return ClassicSearch(board)
+    if special == "hexa":
+        _notify(_kernel("hexa").search, "the 16x16 search kernel")
+        return HexaSearch(board)
+    _notify(_kernel("general").search, "the search kernel")
+    return GeneralSearch(board)
+
+
+def optimize_search(board: Board, weights: np.ndarray, sweeps: int | None = None) -> OptimizeSearch:
+    """A fresh branch and bound search of ``board`` maximising ``weights`` (flat, int64)."""
+    _notify(_kernel("optimize").search, "the optimisation kernel")
+    return OptimizeSearch(board, weights, sweeps)
+
+
+def repeats_a_given(board: Board) -> bool:
+    """Whether some house holds a value twice: compiled, since ``Board.status()`` (numpy, and
+    it says where) costs more than solving an easy 16x16 board. Callers ask ``status()`` for
+    the details when this says yes."""
+    geometry = board.geometry
+    return _kernel("givens").repeat_in(board.cells, geometry.cell_houses, len(geometry.houses))
+
+
+def repeats(values: np.ndarray, shape: Shape) -> np.ndarray:
+    """For each board of ``values`` (``(N, cells)``), whether its givens repeat in a house."""
+    found = np.zeros(len(values), dtype=np.bool_)
+    if len(values):
+        geometry = shape.geometry
+        seen = np.zeros(len(geometry.houses), dtype=np.uint64)
+        _kernel("givens").repeats(np.ascontiguousarray(values), geometry.cell_houses, seen, found)
+    return found
+
+
+# -- many boards at once ---------------------------------------------------------------------
+
+
+def solve_arrays(
+    values: np.ndarray,
+    shape: Shape,
+    limits: Limits,
+    skip: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Search every row of ``values`` (``(N, cells)`` uint8) but those ``skip`` marks, in the
+    batch loop of the kernel a single board of ``shape`` gets. Returns ``(solutions, counts,
+    nodes, guesses, exhausted)``; skipped rows stay zero.
+
+    With a time limit, a batch loop (which has no clock) first gives each board the nodes of
+    one slice; the few boards that need more are searched again one by one under the clock,
+    on the same kernel, so they walk the same tree and report what an uncut search reports."""
+    count = len(values)
+    solutions = np.zeros((count, shape.cells), dtype=np.uint8)
+    counts = np.zeros(count, dtype=np.int64)
+    nodes = np.zeros(count, dtype=np.int64)
+    guesses = np.zeros(count, dtype=np.int64)
+    exhausted = np.zeros(count, dtype=bool)
+    counts[skip] = -1  # the kernels skip these rows
+    if not count:
+        return solutions, counts, nodes, guesses, exhausted
+    values = np.ascontiguousarray(values)
+    limit = int(limits.limit)
+    node_limit = limits.nodes
+    sliced = limits.time_limit is not None and node_limit > _first_slice(shape)
+    if sliced:
+        node_limit = _first_slice(shape)
+    special = shape_kernel(shape)
+    if special == "classic":
+        classic = _kernel("classic")
+        _notify(classic.solve_many, "the 9x9 batch kernel")
+        classic.solve_many(values, limit, node_limit, solutions, counts, nodes, guesses, exhausted)
+    elif special == "hexa":
+        hexa = _kernel("hexa")
+        _notify(hexa.solve_many, "the 16x16 batch kernel")
+        hexa.solve_many(
+            values, hexa.DEFAULT_RULES, hexa.DEFAULT_BRANCHING, limit, node_limit,
+            solutions, counts, nodes, guesses, exhausted,
+        )  # fmt: skip
+    else:
+        general_batch = _kernel("general_batch")
+        geometry = shape.geometry
+        _notify(general_batch.solve_many, "the general batch kernel")
+        general_batch.solve_many(
+            values, geometry.houses, geometry.cell_houses, np.uint64((1 << shape.size) - 1),
+            limit, node_limit, solutions, counts, nodes, guesses, exhausted,
+        )  # fmt: skip
+    if sliced:
+        cut = np.flatnonzero(~exhausted & (counts >= 0) & (counts < limit) & (nodes >= node_limit))
+        for k in cut.tolist():
+            search = _batch_twin(Board(values[k], shape))
+            code = search.run(limits)
+            counts[k], nodes[k], guesses[k] = search.count, search.nodes, search.guesses
+            exhausted[k] = code == P.DONE
+            solutions[k] = search.out if search.count else 0
+    counts[skip] = 0
+    return solutions, counts, nodes, guesses, exhausted
+
+
+def _first_slice(shape: Shape) -> int:
+    """The nodes of a search's first slice on boards of ``shape`` (see ``Search.first_slice``)."""
+    return GeneralSearch.BIG_FIRST_SLICE if shape.size >= GeneralSearch.LEARN_FROM else FIRST_SLICE
+
+
+def _batch_twin(board: Board) -> Search:
+    """The single-board search that walks the batch loop's tree for ``board``: the same
+    kernel, and on the general kernel depth-first search only (the batch loop never learns)."""
+    if shape_kernel(board.shape) is None:
+        return GeneralSearch(board, engine="dfs")
+    return search_for(board)
+
+
+def warm_up() -> list[str]:
+    """Load (or compile, once) every kernel a run may need, and name them: the single-board
+    searches of every kernel, the batch loops, the learning and the optimisation kernels."""
+    warmed = []
+    for size in (4, 9, 16, 25):
+        shape = Shape.for_size(size)
+        board = Board(np.zeros(shape.cells, dtype=np.uint8), shape)
+        search = search_for(board)
+        search.run(Limits(2, node_limit=10_000))
+        solve_arrays(board.cells[None, :], shape, Limits(1, node_limit=10_000), np.zeros(1, dtype=bool))
+        warmed.append(f"{shape.name} ({shape_kernel(shape) or 'general'})")
+    learner = GeneralSearch(Board(np.zeros(625, dtype=np.uint8), Shape(5, 5)), engine="learn")
+    learner.run(Limits(1, node_limit=1_000))
+    warmed.append("learning")
+    repeats(np.zeros((1, 81), dtype=np.uint8), Shape(3, 3))
+    optimizer = optimize_search(Board(np.zeros(16, dtype=np.uint8), Shape(2, 2)), np.ones(16, dtype=np.int64))
+    optimizer.run(Limits(UNLIMITED, node_limit=10_000))
+    warmed.append("optimisation")
+    return warmed

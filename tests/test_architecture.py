@@ -1,0 +1,214 @@
+"""The package's layering, read from its source with ``ast``: data flows one way.
+
+Each module sits on a floor; it may import modules of its own floor or lower ones, never
+higher, and no chain of imports comes back to where it started. Imports run at the top of a
+module; the few inside functions are listed below with their reason (an optional extra, or
+start-up cost), so a new one has to say why. Outside ``kernels/`` (numba code that stays
+whole for speed) no module is over 700 lines.
+
+``python tests/test_architecture.py`` prints the floors and every import edge.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import types
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "sudokit"
+
+#: the floors, lowest first; a module belongs to the first prefix that names it
+FLOORS: list[tuple[str, ...]] = [
+    ("sudokit.errors", "sudokit.symbols", "sudokit.shape", "sudokit.kernels"),  # ground: no sudokit above
+    ("sudokit.formats",),  # text <-> plain data
+    ("sudokit.board",),  # the value type, and streams of boards
+    ("sudokit.results",),  # statuses, limits, results, exit codes
+    ("sudokit.engines",),  # the one place that picks a kernel
+    ("sudokit.solver", "sudokit.optimize", "sudokit.batch", "sudokit.leetcode", "sudokit.render"),
+    ("sudokit.cli", "sudokit.pipeline", "sudokit.distributed", "sudokit.__main__", "sudokit"),
+]
+
+#: imports inside functions, and why they are there
+LATE_IMPORTS = {
+    ("sudokit.batch.cluster", "dask.distributed"): "optional extra (sudokit[dask])",
+    ("sudokit.batch.encoders", "pyarrow"): "optional extra (sudokit[parquet])",
+    ("sudokit.batch.run", "pyarrow"): "optional extra: a pyarrow column brings it",
+    ("sudokit.batch.run", "pandas"): "optional extra: a pandas column brings it",
+    ("sudokit.batch.executors", "concurrent.futures"): "start-up cost: 26 ms, runs with workers only",
+    ("sudokit.batch.executors", "multiprocessing"): "start-up cost: 12 ms, runs with workers only",
+    ("sudokit.cli", "rich.console"): "start-up cost: only boxed grids and progress bars draw",
+    ("sudokit.cli", "rich.progress"): "start-up cost: only a batch on a terminal shows a bar",
+    ("sudokit.cli", "sudokit.render"): "start-up cost: render imports rich",
+    ("sudokit.kernels._jit", "numba.core"): "numba's private cache API, which may be missing",
+}
+
+#: kernel modules ``engines`` loads on first use through ``_kernel(name)`` (start-up cost:
+#: numba loads only when a search runs); they count as edges of the graph
+LAZY_LOADER = ("sudokit.engines", "_kernel")
+
+MAX_LINES = 700
+
+
+def module_name(path: Path) -> str:
+    parts = ("sudokit",) + path.relative_to(SRC).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def resolve(module: str, node: ast.ImportFrom, is_package: bool) -> str:
+    """The absolute name an ``ImportFrom`` reads from."""
+    if not node.level:
+        return node.module or ""
+    base = module.split(".")
+    base = base[: len(base) - node.level + (1 if is_package else 0)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def scan() -> tuple[dict[str, set[str]], dict[tuple[str, str], int], dict[str, int]]:
+    """(module -> sudokit modules it imports, (module, imported) -> line of each import inside
+    a function, module -> lines of source)."""
+    modules = {module_name(path): path for path in SRC.rglob("*.py")}
+    edges: dict[str, set[str]] = {name: set() for name in modules}
+    late: dict[tuple[str, str], int] = {}
+    sizes = {}
+    for name, path in modules.items():
+        text = path.read_text()
+        sizes[name] = len(text.splitlines())
+        tree = ast.parse(text)
+        is_package = path.name == "__init__.py"
+        in_function = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                in_function.update(id(inner) for inner in ast.walk(node) if inner is not node)
+        for node in ast.walk(tree):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                source = resolve(name, node, is_package)
+                # ``from . import x`` names a module when x is one
+                targets = [
+                    f"{source}.{alias.name}" if f"{source}.{alias.name}" in modules else source
+                    for alias in node.names
+                ]
+            elif (
+                name == LAZY_LOADER[0]
+                and isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == LAZY_LOADER[1]
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                edges[name].add(f"sudokit.kernels.{node.args[0].value}")
+                continue
+            else:
+                continue
+            if id(node) in in_function:
+                for target in targets:
+                    late[(name, target)] = node.lineno
+            for target in targets:
+                if target.startswith("sudokit"):
+                    edges[name].add(target)
+    return edges, late, sizes
+
+
+def floor(module: str) -> int:
+    for number, prefixes in enumerate(FLOORS):
+        if any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes):
+            return number
+    raise AssertionError(f"{module} is on no floor: add it to FLOORS")
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Every cycle found by depth-first search (one per back edge)."""
+    found: list[list[str]] = []
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                found.append(path[path.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt)
+        path.pop()
+        state[node] = 2
+
+    for node in sorted(edges):
+        if node not in state:
+            visit(node)
+    return found
+
+
+EDGES, LATE, SIZES = scan()
+
+
+def test_no_import_cycle():
+    assert cycles(EDGES) == []
+
+
+def test_no_module_imports_a_higher_floor():
+    upward = [
+        f"{module} (floor {floor(module)}) imports {target} (floor {floor(target)})"
+        for module, targets in EDGES.items()
+        for target in targets
+        if floor(target) > floor(module)
+    ]
+    assert upward == []
+
+
+def test_kernels_import_no_other_part_of_sudokit():
+    outside = [
+        (module, target)
+        for module, targets in EDGES.items()
+        if module.startswith("sudokit.kernels")
+        for target in targets
+        if not target.startswith("sudokit.kernels")
+    ]
+    assert outside == []
+
+
+def test_imports_inside_functions_are_listed_with_their_reason():
+    found = {key for key in LATE}
+    assert found == set(LATE_IMPORTS), (
+        f"unlisted: {sorted(found - set(LATE_IMPORTS))}; listed but gone: {sorted(set(LATE_IMPORTS) - found)}"
+    )
+
+
+def test_no_module_outside_the_kernels_is_over_700_lines():
+    big = {name: lines for name, lines in SIZES.items() if lines > MAX_LINES and ".kernels" not in name}
+    assert big == {}
+
+
+def test_no_public_name_shadows_a_module():
+    """``sudokit.x`` is the module ``x`` wherever there is one (a function named like a module
+    once made code reach the module through ``importlib``)."""
+    import sudokit
+
+    submodules = {name.split(".")[1] for name in EDGES if name.startswith("sudokit.")} - {"__main__"}
+    for name in submodules:
+        importlib.import_module(f"sudokit.{name}")
+    shadowed = [name for name in submodules if not isinstance(getattr(sudokit, name), types.ModuleType)]
+    assert shadowed == []
+
+
+def main() -> None:
+    for number, prefixes in enumerate(FLOORS):
+        members = sorted(module for module in EDGES if floor(module) == number)
+        print(f"floor {number}: {', '.join(members)}")
+    print()
+    for module in sorted(EDGES):
+        targets = sorted(EDGES[module])
+        if targets:
+            print(f"{module} -> {', '.join(targets)}")
+    print()
+    for (module, target), line in sorted(LATE.items()):
+        print(f"late import {module}:{line} {target}: {LATE_IMPORTS.get((module, target), 'UNLISTED')}")
+
+
+if __name__ == "__main__":
+    main()
