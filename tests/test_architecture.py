@@ -25,7 +25,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("sudokit.board",),  # the value type, and streams of boards
     ("sudokit.results",),  # statuses, limits, results, exit codes
     ("sudokit.engines",),  # the one place that picks a kernel
-    ("sudokit.solver", "sudokit.optimize", "sudokit.batch", "sudokit.leetcode", "sudokit.render"),
+    ("sudokit.solver", "sudokit.optimize", "sudokit.batch", "sudokit.logic", "sudokit.leetcode", "sudokit.render"),
     ("sudokit.cli", "sudokit.pipeline", "sudokit.distributed", "sudokit.__main__", "sudokit"),
 ]
 

@@ -12,6 +12,7 @@ Solve, count, prove uniqueness and optimise boards of any box shape from 2x2 to 
 from .batch import iter_results, solve_batch, solve_column, solve_file
 from .board import Board, BoardStatus, Conflict, Record, as_board, read, read_text
 from .errors import FormatError
+from .logic import Explanation, Level, NotUnique, Rating, Step, explain, hint, rate, rate_batch
 from .optimize import maximize, minimize
 from .results import (
     BatchResult,
@@ -32,20 +33,29 @@ __all__ = [
     "BoardStatus",
     "Conflict",
     "ExitCode",
+    "Explanation",
     "FormatError",
     "Geometry",
+    "Level",
     "Limits",
+    "NotUnique",
     "OptimumResult",
+    "Rating",
     "Record",
     "Shape",
     "SolveResult",
     "SolveStatus",
+    "Step",
     "as_board",
     "count",
+    "explain",
+    "hint",
     "is_unique",
     "iter_results",
     "maximize",
     "minimize",
+    "rate",
+    "rate_batch",
     "read",
     "read_text",
     "solutions",

@@ -15,9 +15,11 @@ kernels is most of a cold start, and ``sudokit --help`` or a parse error should 
 
 from __future__ import annotations
 
+import functools
 import importlib
+import os
 import time
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -509,6 +511,21 @@ def _batch_twin(board: Board) -> Search:
     if shape_kernel(board.shape) is None:
         return GeneralSearch(board, engine="dfs")
     return search_for(board)
+
+
+def cpus() -> int:
+    """The CPUs this process may run on (what parallel work defaults to)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+@functools.lru_cache(maxsize=None)
+def logic_kernels() -> SimpleNamespace:
+    """The human-style solver's kernels: ``core`` (the candidate grid's state and the step
+    record) and ``solver`` (find a step of a technique, take the next step, rate)."""
+    return SimpleNamespace(core=_kernel("logic_core"), solver=_kernel("logic"))
 
 
 def warm_up() -> list[str]:

@@ -18,6 +18,10 @@ ONE = np.uint64(1)
 
 if JIT_DISABLED:
 
+    def plain(value):
+        """The value, unchanged."""
+        return value
+
     def popcount(mask):
         """The number of set bits."""
         return bin(int(mask)).count("1")
@@ -28,6 +32,20 @@ if JIT_DISABLED:
         return (value & -value).bit_length() - 1
 
 else:
+
+    @intrinsic
+    def _plain(typingctx, value):
+        def codegen(context, builder, signature, args):
+            return args[0]
+
+        return types.unliteral(value)(value), codegen
+
+    @kernel(inline="always")
+    def plain(value):
+        """The value typed as a run-time value, not a compile-time constant: numba compiles a
+        callee again for every literal argument it is called with (``f(x, 2)`` and ``f(x, 3)``
+        are two compilations), which made a dispatcher over many finders compile for minutes."""
+        return _plain(value)
 
     @intrinsic
     def _ctpop(typingctx, mask):

@@ -1,0 +1,123 @@
+"""The candidate grid the technique engine works on: a board, every empty cell's candidates,
+and the kernel state behind them (``kernels/logic_core.py``)."""
+
+from __future__ import annotations
+
+import functools
+from typing import Iterator
+
+import numpy as np
+
+from .. import engines
+from ..board import Board
+from ..shape import Shape
+from .steps import Step, decode
+from .techniques import Technique
+
+
+@functools.lru_cache(maxsize=32)
+def geometry(shape: Shape) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The tables the logic kernels read: houses, each cell's houses, each cell's peers in
+    increasing order (-1 padded), and ``(n, box height, box width, houses)``."""
+    peers = [sorted(p) for p in shape.peers]
+    width = max(len(p) for p in peers)
+    table = np.full((shape.cells, width), -1, dtype=np.int32)
+    for cell, row in enumerate(peers):
+        table[cell, : len(row)] = row
+    table.setflags(write=False)
+    info = np.array([shape.size, shape.box_height, shape.box_width, len(shape.houses)], dtype=np.int64)
+    info.setflags(write=False)
+    return (np.ascontiguousarray(shape.houses), np.ascontiguousarray(shape.cell_houses), table, info)
+
+
+class CandidateGrid:
+    """A board and its candidates. Starts from the givens (every candidate the givens allow),
+    optionally narrowed to a player's pencil marks (``marks``: a candidate mask per cell, bit
+    ``v - 1`` for value ``v``). ``fixed`` tells the puzzle's givens from values a solver
+    placed (default: every value is a given)."""
+
+    def __init__(self, board: Board, marks: np.ndarray | None = None, fixed: np.ndarray | None = None) -> None:
+        kernel = engines.logic_kernels()
+        shape = board.shape
+        self.board = board
+        self.geo = geometry(shape)
+        self.state = kernel.core.new_state(shape.cells, shape.size, len(shape.houses))
+        self.step = kernel.core.new_step(shape.cells, shape.size, len(shape.houses))
+        givens = np.ascontiguousarray(board.cells, dtype=np.int32)
+        kernel.core.load(self.state, self.geo, givens, givens != 0 if fixed is None else fixed)
+        if marks is not None:
+            kernel.core.remove_marks(self.state, self.geo, np.ascontiguousarray(marks, dtype=np.uint64))
+        self._kernel = kernel
+
+    # -- reading --------------------------------------------------------------------------
+
+    @property
+    def values(self) -> np.ndarray:
+        """The cell values, 0 where empty (a copy)."""
+        return self.state[0].astype(np.uint8)
+
+    @property
+    def candidates(self) -> np.ndarray:
+        """Each cell's candidate mask (0 for solved cells; a copy)."""
+        return self.state[1].copy()
+
+    def candidate_values(self, cell: int) -> tuple[int, ...]:
+        mask = int(self.state[1][cell])
+        return tuple(v + 1 for v in range(self.board.size) if mask >> v & 1)
+
+    @property
+    def solved(self) -> bool:
+        return bool((self.state[0] != 0).all())
+
+    def to_board(self) -> Board:
+        return Board(self.values, self.board.shape, self.board.symbols)
+
+    # -- steps ----------------------------------------------------------------------------
+
+    def find(self, technique: Technique, nth: int = 0) -> Step | None:
+        """The nth instance of ``technique`` on this grid (no side effects), or None."""
+        if self._kernel.solver.find(self.state, self.geo, self.step, technique.id, nth):
+            return self._decode()
+        return None
+
+    def find_all(self, technique: Technique, most: int = 10_000) -> Iterator[Step]:
+        """Every instance of ``technique``, in the finder's scan order."""
+        for nth in range(most):
+            step = self.find(technique, nth)
+            if step is None:
+                return
+            yield step
+
+    def next_step(self, order: np.ndarray) -> Step | None:
+        """The step the solving loop takes next (the first of ``order``'s techniques that finds
+        one), or None when none does. For singles it consumes the sighting, as a solver does."""
+        if self._kernel.solver.next_step(self.state, self.geo, self.step, order):
+            return self._decode()
+        return None
+
+    def apply(self, step: Step) -> None:
+        """Carry out a step found on this grid (the one decoded last, or any other)."""
+        self._load_step(step)
+        self._kernel.core.apply(self.state, self.geo, self.step)
+
+    def copy(self) -> CandidateGrid:
+        other = object.__new__(CandidateGrid)
+        other.board = self.board
+        other.geo = self.geo
+        other.state = tuple(array.copy() for array in self.state)
+        other.step = tuple(array.copy() for array in self.step)
+        other._kernel = self._kernel
+        return other
+
+    def _decode(self) -> Step:
+        return decode(self.step, self.board.shape, self.board.symbols)
+
+    def _load_step(self, step: Step) -> None:
+        hdr, elim, place = self.step[0], self.step[1], self.step[2]
+        hdr[:] = 0
+        hdr[0] = step.technique.id
+        for k, (cell, value) in enumerate(step.placements):
+            place[k] = (cell, value)
+        for k, (cell, value) in enumerate(step.eliminations):
+            elim[k] = (cell, value)
+        hdr[1], hdr[2] = len(step.eliminations), len(step.placements)

@@ -1,0 +1,270 @@
+"""Solving the way people do: the next step and why (:func:`hint`), every step to the end
+(:func:`explain`), and how hard that is (:func:`rate`, :func:`rate_batch`), on HoDoKu's scale.
+
+All of them want a puzzle with exactly one solution, which they prove first: for a puzzle with
+none or several, ``rate`` and ``explain`` return a result whose ``status`` says so (and no level,
+never a wrong one), and ``hint`` raises :class:`NotUnique`.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from .. import engines, solver
+from ..batch.arrays import solve_batch
+from ..kernels import logic_ids
+from ..board import Board, as_board
+from ..results import SolveStatus
+from ..shape import Shape
+from .grid import CandidateGrid, geometry
+from .steps import Step
+from .techniques import BRUTE_FORCE, BY_ID, SOLVING_ORDER, Level, level_of
+
+#: the technique ids the solving loop tries, in order
+ORDER = np.array([technique.id for technique in SOLVING_ORDER], dtype=np.int64)
+
+
+class NotUnique(ValueError):
+    """The puzzle has no solution, or several: there is no next step towards *the* solution."""
+
+    def __init__(self, status: SolveStatus, puzzle: Board) -> None:
+        self.status = status
+        self.puzzle = puzzle
+        what = "has no solution" if status is SolveStatus.NO_SOLUTION else "has several solutions"
+        super().__init__(f"the puzzle {what}; hints and ratings need exactly one")
+
+
+@dataclass(frozen=True)
+class Rating:
+    """How hard a puzzle is on HoDoKu's scale.
+
+    ``level`` is the hardest technique's level, raised while ``score`` (the sum of the steps'
+    scores) passes the level's ceiling. Where no technique applies, HoDoKu places a cell's
+    solution value ("Brute Force", 10000 points, extreme) and goes on; so does the rating,
+    which keeps it on HoDoKu's scale, while ``solved`` says whether the techniques alone
+    finished the puzzle. A puzzle without exactly one solution is not rated: ``status`` says
+    why, and ``level`` and ``score`` are None.
+    """
+
+    status: SolveStatus
+    puzzle: Board
+    level: Level | None
+    score: int | None
+    techniques: dict[str, int] = field(default_factory=dict)  #: steps per technique
+    solved: bool = False  #: the techniques finished it without brute force
+    steps: int = 0
+    elapsed: float = 0.0
+
+    @property
+    def rated(self) -> bool:
+        return self.level is not None
+
+    def __str__(self) -> str:
+        if self.level is None:
+            return str(self.status)
+        return f"{self.level} ({self.score})"
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Every step of a human-style solution, each the easiest available, and where it ended."""
+
+    status: SolveStatus
+    puzzle: Board
+    steps: tuple[Step, ...]
+    board: Board  #: the board after the last step
+    solved: bool  #: the steps reach the solution (False: no technique applies any more)
+    rating: Rating
+
+    def __str__(self) -> str:
+        if self.status is not SolveStatus.SOLVED:
+            return str(NotUnique(self.status, self.puzzle))
+        lines = [f"{number}. {step.text}" for number, step in enumerate(self.steps, 1)]
+        if not self.solved:
+            lines.append(f"stuck: no technique applies after {len(self.steps)} steps")
+        return "\n".join(lines)
+
+
+def _unique(board: Board):
+    """The puzzle's uniqueness result (status SOLVED: exactly one solution)."""
+    return solver.count(board, 2)
+
+
+def _rate_boards(
+    puzzles: np.ndarray, solutions: np.ndarray, shape: Shape
+) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's per-technique step counts and step totals for rows of givens."""
+    kernels = engines.logic_kernels()
+    state = kernels.core.new_state(shape.cells, shape.size, len(shape.houses))
+    counts = np.zeros((len(puzzles), logic_ids.KINDS), dtype=np.int64)
+    taken = np.zeros(len(puzzles), dtype=np.int64)
+    kernels.solver.rate_many(
+        np.ascontiguousarray(puzzles, dtype=np.int32),
+        np.ascontiguousarray(solutions, dtype=np.int32),
+        geometry(shape),
+        ORDER,
+        shape.cells * shape.size + shape.cells,
+        state,
+        counts,
+        taken,
+    )
+    return counts, taken
+
+
+def _rating(puzzle: Board, counts: np.ndarray, steps: int, elapsed: float) -> Rating:
+    used = [int(kind) for kind in np.flatnonzero(counts)]
+    score = sum(BY_ID[kind].score * int(counts[kind]) for kind in used)
+    return Rating(
+        status=SolveStatus.SOLVED,
+        puzzle=puzzle,
+        level=level_of(used, score),
+        score=score,
+        techniques={BY_ID[kind].name: int(counts[kind]) for kind in used},
+        solved=BRUTE_FORCE.id not in used,
+        steps=steps,
+        elapsed=elapsed,
+    )
+
+
+def rate(puzzle: Any, *, shape: Shape | None = None) -> Rating:
+    """How hard a puzzle is, on HoDoKu's scale (see :class:`Rating`).
+
+    >>> rating = rate(".2738..1..1...6735.......293.5692.8...........6.1745.364.......9518...7..8..6534.")
+    >>> rating.level.value, rating.score
+    ('easy', 180)
+    """
+    board = as_board(puzzle, shape)
+    start = time.perf_counter()
+    unique = _unique(board)
+    if unique.status is not SolveStatus.SOLVED:
+        return Rating(unique.status, board, None, None, elapsed=time.perf_counter() - start)
+    assert unique.board is not None
+    counts, taken = _rate_boards(board.cells[None, :], unique.board.cells[None, :], board.shape)
+    return _rating(board, counts[0], int(taken[0]), time.perf_counter() - start)
+
+
+def rate_batch(
+    puzzles: Sequence[Any] | np.ndarray,
+    *,
+    shape: Shape | None = None,
+    workers: int | None = None,
+    chunk_size: int = 256,
+) -> list[Rating]:
+    """:func:`rate` for many puzzles of one shape, on ``workers`` threads (default: every CPU;
+    the kernels release the GIL). Puzzles are one-line strings, boards or an ``(N, cells)``
+    array; a puzzle that cannot be read raises :class:`sudokit.FormatError` as ``rate`` does."""
+    boards = [Board(row, shape) for row in puzzles] if isinstance(puzzles, np.ndarray) else [as_board(p, shape) for p in puzzles]
+    if not boards:
+        return []
+    shape = boards[0].shape
+    if any(board.shape != shape for board in boards):
+        raise ValueError("rate_batch takes puzzles of one shape")
+    start = time.perf_counter()
+    values = np.stack([board.cells for board in boards])
+    unique = solve_batch(values, limit=2, shape=shape)
+    ratable = np.flatnonzero(unique.unique)
+    counts = np.zeros((len(boards), 0), dtype=np.int64)
+    taken = np.zeros(len(boards), dtype=np.int64)
+    if len(ratable):
+        chunks = [ratable[i : i + chunk_size] for i in range(0, len(ratable), chunk_size)]
+
+        def run(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            c, t = _rate_boards(values[rows], unique.solutions[rows], shape)
+            return rows, c, t
+
+        threads = workers or engines.cpus()
+        if threads > 1 and len(chunks) > 1:
+            with ThreadPoolExecutor(threads, thread_name_prefix="sudokit-rate") as pool:
+                parts = list(pool.map(run, chunks))
+        else:
+            parts = [run(rows) for rows in chunks]
+        counts = np.zeros((len(boards), parts[0][1].shape[1]), dtype=np.int64)
+        for rows, c, t in parts:
+            counts[rows] = c
+            taken[rows] = t
+    elapsed = (time.perf_counter() - start) / len(boards)
+    ratings = []
+    for k, board in enumerate(boards):
+        if unique.unique[k]:
+            ratings.append(_rating(board, counts[k], int(taken[k]), elapsed))
+        else:
+            status = SolveStatus(unique.status(k))
+            ratings.append(Rating(status, board, None, None, elapsed=elapsed))
+    return ratings
+
+
+def explain(puzzle: Any, *, shape: Shape | None = None) -> Explanation:
+    """Every step of a human-style solution, each the easiest available (HoDoKu's order of
+    techniques), until the puzzle is solved or no technique applies; never a guess."""
+    board = as_board(puzzle, shape)
+    unique = _unique(board)
+    rating = rate(board) if unique.status is SolveStatus.SOLVED else Rating(unique.status, board, None, None)
+    if unique.status is not SolveStatus.SOLVED:
+        return Explanation(unique.status, board, (), board, False, rating)
+    grid = CandidateGrid(board)
+    steps = []
+    while not grid.solved:
+        step = grid.next_step(ORDER)
+        if step is None:
+            break
+        steps.append(step)
+        grid.apply(step)
+    return Explanation(SolveStatus.SOLVED, board, tuple(steps), grid.to_board(), grid.solved, rating)
+
+
+def hint(
+    state: Any,
+    *,
+    candidates: Sequence[Iterable[int]] | np.ndarray | None = None,
+    shape: Shape | None = None,
+) -> Step | None:
+    """The easiest next step on a board, or on a board with the player's own candidates
+    (``candidates``: one collection of values per cell, or a mask per cell with bit ``v - 1``
+    for value ``v``). None when the board is complete or no technique applies.
+
+    Raises :class:`NotUnique` for a puzzle without exactly one solution, and ``ValueError``
+    naming the cell where the candidates leave out a given or the solution's value."""
+    board = as_board(state, shape)
+    unique = _unique(board)
+    if unique.status is not SolveStatus.SOLVED:
+        raise NotUnique(unique.status, board)
+    assert unique.board is not None
+    marks = None if candidates is None else _marks(board, candidates, unique.board)
+    grid = CandidateGrid(board, marks=marks)
+    if grid.solved:
+        return None
+    return grid.next_step(ORDER)
+
+
+def _marks(board: Board, candidates: Sequence[Iterable[int]] | np.ndarray, solution: Board) -> np.ndarray:
+    """Candidate masks from a player's marks, checked against the givens and the solution."""
+    n = board.size
+    if isinstance(candidates, np.ndarray) and candidates.dtype.kind in "iu" and candidates.ndim == 1:
+        masks = candidates.astype(np.uint64)
+    else:
+        rows = list(candidates)
+        masks = np.zeros(len(rows), dtype=np.uint64)
+        for cell, values in enumerate(rows):
+            for value in values:
+                if not 1 <= int(value) <= n:
+                    raise ValueError(f"r{cell // n + 1}c{cell % n + 1}: candidate {value} is not a value of a {n}x{n} board")
+                masks[cell] |= np.uint64(1 << (int(value) - 1))
+    if len(masks) != board.shape.cells:
+        raise ValueError(f"{len(masks)} cells of candidates for a board of {board.shape.cells} cells")
+    for cell in range(board.shape.cells):
+        name = f"r{cell // n + 1}c{cell % n + 1}"
+        value = int(board.cells[cell])
+        if value:
+            if masks[cell] and not int(masks[cell]) >> (value - 1) & 1:
+                raise ValueError(f"{name}: the candidates leave out the given {board.symbols[value - 1]}")
+            masks[cell] = np.uint64(1 << (value - 1))
+            continue
+        truth = int(solution.cells[cell])
+        if not int(masks[cell]) >> (truth - 1) & 1:
+            raise ValueError(f"{name}: the candidates leave out {board.symbols[truth - 1]}, the cell's value in the solution")
+    return masks
