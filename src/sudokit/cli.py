@@ -9,6 +9,7 @@ on stderr, and the rest of the input is still processed; the exit status says wh
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sys
 import time
@@ -16,14 +17,14 @@ from typing import IO, Callable, Iterable, Iterator
 
 import click
 
-from . import engines
+from . import engines, logic
 from .batch import BatchError, solve_file
 from .batch.cluster import DaskExecutor, connect
 from .board import Board, Record, read
 from .errors import FormatError
 from .formats import FORMATS, format_board
 from .optimize import PRESETS, as_weights, optimum, parse_weights
-from .results import UNLIMITED, ExitCode, Limits, SolveResult, Tally
+from .results import UNLIMITED, ExitCode, Limits, SolveResult, SolveStatus, Tally
 from .shape import Shape
 from .solver import run as search
 
@@ -287,6 +288,7 @@ def _optimize_records(sense, files, input_format, shape, symbols, time_limit, no
 @click.option("--limit", type=click.IntRange(min=1), default=1, show_default=True, help="1 solves, 2 proves uniqueness, N counts up to N.")
 @click.option("--time-limit", type=click.FloatRange(min=0), metavar="SECONDS", help="Budget per puzzle; a puzzle that runs out is 'unknown'.")
 @click.option("--node-limit", type=click.IntRange(min=1), metavar="N", help="Search-node budget per puzzle.")
+@click.option("--rate", is_flag=True, help="Add level and score (HoDoKu's scale) to each record with exactly one solution.")
 @click.option("--format", "input_format", type=click.Choice(FORMATS + ("csv", "tsv", "parquet")), help="Input format (default: from the extension, else detected).")
 @click.option("--column", metavar="NAME", help="CSV/Parquet column of puzzles (default: the first that holds puzzles).")
 @click.option("--shape", callback=_parse_shape, metavar="HxW|N", help="Box shape such as 2x3, or board size (default: from the input).")
@@ -298,17 +300,17 @@ def _optimize_records(sense, files, input_format, shape, symbols, time_limit, no
 @click.option("--resume", is_flag=True, help="Go on from where an interrupted run with the same -o stopped.")
 @click.option("--dask", "dask_address", metavar="ADDRESS", help="Solve on a Dask cluster (scheduler address or file, or 'local').")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when stderr is a terminal).")
-def batch(input_path, output, limit, time_limit, node_limit, input_format, column, shape, symbols, output_format, workers, threads, chunk_size, resume, dask_address, progress) -> None:
+def batch(input_path, output, limit, time_limit, node_limit, rate, input_format, column, shape, symbols, output_format, workers, threads, chunk_size, resume, dask_address, progress) -> None:
     """Solve a file of puzzles at full speed: one result per record, in order, on every core.
 
     INPUT is a text file of puzzles in any format, a CSV/TSV file (Kaggle's quizzes,solutions
     too) or Parquet. Each output record has index, puzzle, status, solution, count and guesses
-    (and error for a record that cannot be read). The output is written a chunk at a time
+    (and error for a record that cannot be read; level and score with --rate). The output is written a chunk at a time
     with a progress file beside it: after Ctrl-C or a crash, the same command with --resume
     completes it. A summary goes to stderr.
     """
     to_stdout = output in (None, "-")
-    options = dict(limit=limit, time_limit=time_limit, node_limit=node_limit, format=input_format, column=column,
+    options = dict(limit=limit, time_limit=time_limit, node_limit=node_limit, rate=rate, format=input_format, column=column,
                    shape=shape, symbols=symbols, chunk_size=chunk_size, output_format=output_format, resume=resume)
     show = sys.stderr.isatty() if progress is None else progress
     hint = "" if to_stdout else "; run the same command with --resume to go on"
@@ -372,6 +374,134 @@ def _batch_progress(stack) -> dict:
         bar.update(state["task"], completed=position, records=records, rate=rate)
 
     return {"on_start": on_start, "progress": on_commit}
+
+
+# -- the human side: hints, explanations, ratings --------------------------------------------
+
+
+def _human_options(command: Callable) -> Callable:
+    """Options shared by ``rate``, ``explain`` and ``hint`` (puzzles in, no search budget)."""
+    options = [
+        click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, allow_dash=True)),
+        click.option("--format", "input_format", type=click.Choice(FORMATS), help="Input format (default: detected from the first puzzle)."),
+        click.option("--shape", callback=_parse_shape, metavar="HxW|N", help="Box shape such as 2x3, or board size (default: from the input)."),
+        click.option("--symbols", callback=_check_symbols, metavar="CHARS", help="The symbols of values 1..n (default: inferred)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _unratable(status: str, source: str, record: Record, tally: Tally, out: IO[str]) -> None:
+    """A puzzle with no solution or several: marked on stdout, said on stderr, as ``solve
+    --unique`` does."""
+    tally.add(status)
+    _warn(f"{_where(source, record)}: {MARKERS[status]}: hints and ratings need exactly one solution")
+    out.write(_marker("line", status))
+
+
+@cli.command()
+@_human_options
+@click.option("--to", "output", type=click.Choice(["text", "tsv", "json"]), default="text", show_default=True,
+              help="text: puzzle level score; tsv: the same tab-separated under a header; json: one object a line, with the techniques used.")
+def rate(files, input_format, shape, symbols, output) -> None:
+    """Rate every puzzle on HoDoKu's scale: its level (easy, medium, hard, unfair, extreme) and
+    score, one line per puzzle."""
+    tally = Tally()
+    out = sys.stdout
+    if output == "tsv":
+        out.write("puzzle\tlevel\tscore\n")
+    with _interruptible():
+        for source, record in records(files, input_format, shape, symbols):
+            board = _board_of(record, tally, out, block=False)
+            if board is None:
+                continue
+            rating = logic.rate(board)
+            if rating.level is None:
+                _unratable(rating.status.value, source, record, tally, out)
+                continue
+            tally.add("solved")
+            line = board.to_line()
+            if output == "json":
+                out.write(json.dumps({"puzzle": line, "level": rating.level.value, "score": rating.score,
+                                      "solved": rating.solved, "techniques": rating.techniques}) + "\n")
+            else:
+                separator = "\t" if output == "tsv" else " "
+                out.write(separator.join((line, rating.level.value, str(rating.score))) + "\n")
+            out.flush()
+    sys.exit(tally.exit_code)
+
+
+@cli.command()
+@_human_options
+@click.option("--pretty", is_flag=True, help="Draw the candidate grid before each step, the pattern highlighted and the eliminations struck out.")
+def explain(files, input_format, shape, symbols, pretty) -> None:
+    """Explain every puzzle step by step, each step the easiest one available; the puzzle line,
+    numbered steps, then the rating, and an empty line between puzzles."""
+    tally = Tally()
+    out = sys.stdout
+    with _interruptible():
+        for source, record in records(files, input_format, shape, symbols):
+            board = _board_of(record, tally, out, block=False)
+            if board is None:
+                continue
+            explanation = logic.explain(board)
+            if explanation.status is not SolveStatus.SOLVED:
+                _unratable(explanation.status.value, source, record, tally, out)
+                continue
+            tally.add("solved")
+            out.write(board.to_line() + "\n")
+            if pretty:
+                _print_explanation(explanation, out)
+            else:
+                for number, step in enumerate(explanation.steps, 1):
+                    out.write(f"{number}. {step.text}\n")
+            if not explanation.solved:
+                out.write(f"stuck: no technique applies after {len(explanation.steps)} steps\n")
+            out.write(f"rating: {explanation.rating.level} (score {explanation.rating.score})\n\n")
+            out.flush()
+    sys.exit(tally.exit_code)
+
+
+@cli.command()
+@_human_options
+def hint(files, input_format, shape, symbols) -> None:
+    """The easiest next step for every puzzle, one line each ('solved' for a complete board,
+    'stuck' when no technique applies)."""
+    tally = Tally()
+    out = sys.stdout
+    with _interruptible():
+        for source, record in records(files, input_format, shape, symbols):
+            board = _board_of(record, tally, out, block=False)
+            if board is None:
+                continue
+            try:
+                step = logic.hint(board)
+            except logic.NotUnique as error:
+                _unratable(error.status.value, source, record, tally, out)
+                continue
+            tally.add("solved")
+            if step is not None:
+                out.write(step.text + "\n")
+            else:
+                out.write("solved\n" if board.status().complete else "stuck: no technique applies\n")
+            out.flush()
+    sys.exit(tally.exit_code)
+
+
+def _print_explanation(explanation, out: IO[str]) -> None:
+    """Each step under the candidate grid it was found on, drawn with rich."""
+    # start-up cost: rich loads only when grids are drawn
+    from rich.console import Console
+
+    from .render import candidate_grid_text
+
+    console = Console(file=out, highlight=False, soft_wrap=True)
+    grid = logic.CandidateGrid(explanation.puzzle)
+    for number, step in enumerate(explanation.steps, 1):
+        console.print(candidate_grid_text(grid.values, grid.candidates, grid.board.shape, grid.board.symbols, step))
+        console.print(f"{number}. {step.text}")
+        grid.apply(step)
 
 
 @cli.command()

@@ -14,6 +14,13 @@ from ..shape import Shape
 
 #: output columns, in the order NDJSON keys and CSV columns are written
 COLUMNS: tuple[str, ...] = ("index", "puzzle", "status", "solution", "count", "guesses", "error")
+#: the columns a rating run adds (``rate=True``, ``sudokit batch --rate``)
+RATING_COLUMNS: tuple[str, ...] = ("level", "score")
+
+
+def columns_of(rate: bool) -> tuple[str, ...]:
+    """The output columns of a run that rates (or not)."""
+    return COLUMNS + RATING_COLUMNS if rate else COLUMNS
 #: input kinds besides the text formats of :mod:`sudokit.formats`
 TABLE_FORMATS: tuple[str, ...] = ("csv", "tsv", "parquet")
 OUTPUT_FORMATS: tuple[str, ...] = ("ndjson", "csv", "parquet")
@@ -66,6 +73,8 @@ class BatchOptions:
     column: str | None = None
     chunk_size: int = DEFAULT_CHUNK_SIZE
     time_limit: float | None = None
+    #: rate each puzzle with exactly one solution on HoDoKu's scale (level and score columns)
+    rate: bool = False
 
     def __post_init__(self) -> None:
         self.limits  # checks limit, time_limit and node_limit
@@ -89,6 +98,7 @@ class BatchOptions:
             "symbols": self.symbols,
             "format": self.format,
             "column": self.column,
+            "rate": self.rate,
         }
 
 
@@ -103,9 +113,12 @@ class RecordResult:
     count: int | None  #: solutions found, at most the limit; None for a bad record
     guesses: int | None  #: choice points of the search; None for a bad record
     error: str | None = None  #: why a bad record was rejected, ``line:column: message``
+    level: str | None = None  #: HoDoKu's level, when rating and the puzzle has one solution
+    score: int | None = None  #: HoDoKu's score, likewise
 
     def to_dict(self) -> dict[str, Any]:
-        """The NDJSON object: ``solution`` only when there is one, ``error`` only for bad records."""
+        """The NDJSON object: ``solution`` only when there is one, ``error`` only for bad records
+        (a rating run adds ``level`` and ``score`` to every record, null when not rated)."""
         out: dict[str, Any] = {"index": self.index, "puzzle": self.puzzle, "status": self.status}
         if self.solution is not None:
             out["solution"] = self.solution
@@ -219,6 +232,8 @@ class ChunkResult:
                 count=None if bad else int(c["count"][k]),
                 guesses=None if bad else int(c["guesses"][k]),
                 error=errors.get(k),
+                level=c["level"][k] if "level" in c else None,
+                score=c["score"][k] if "score" in c else None,
             )
 
 

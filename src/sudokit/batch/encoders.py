@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..results import ERROR, STATUSES
-from .chunks import COLUMNS
+from .chunks import columns_of
 
 
 def _json_string(text: str) -> str:
@@ -41,6 +41,11 @@ def encode_ndjson(columns: dict[str, Any], first_index: int) -> bytes:
     for k, message in columns["error"].items():
         counts[k] = guesses[k] = "null"
         tails[k] = f',"error":{json.dumps(message)}'
+    if "level" in columns:
+        tails = [
+            tail + (',"level":null,"score":null' if level is None else f',"level":"{level}","score":{score}')
+            for tail, level, score in zip(tails, columns["level"], columns["score"])
+        ]
     lines = [
         f'{{"index":{i},"puzzle":{p},{names[t]}{s},"count":{c},"guesses":{g}{e}}}\n'
         for i, p, t, s, c, g, e in zip(
@@ -50,8 +55,8 @@ def encode_ndjson(columns: dict[str, Any], first_index: int) -> bytes:
     return "".join(lines).encode("ascii")
 
 
-def csv_header() -> bytes:
-    return (",".join(COLUMNS) + "\n").encode("ascii")
+def csv_header(rate: bool = False) -> bytes:
+    return (",".join(columns_of(rate)) + "\n").encode("ascii")
 
 
 def encode_csv(columns: dict[str, Any], first_index: int) -> bytes:
@@ -62,9 +67,10 @@ def encode_csv(columns: dict[str, Any], first_index: int) -> bytes:
     status = columns["status"].tolist()
     counts = columns["count"].tolist()
     guesses = columns["guesses"].tolist()
+    levels, scores = columns.get("level"), columns.get("score")
     for k, (puzzle, solution) in enumerate(zip(columns["puzzle"], columns["solution"])):
         bad = status[k] == ERROR
-        writer.writerow((
+        row = [
             first_index + k,
             puzzle,
             STATUSES[status[k]],
@@ -72,45 +78,44 @@ def encode_csv(columns: dict[str, Any], first_index: int) -> bytes:
             "" if bad else counts[k],
             "" if bad else guesses[k],
             errors.get(k, ""),
-        ))
+        ]
+        if levels is not None and scores is not None:
+            row += ["" if levels[k] is None else levels[k], "" if scores[k] is None else scores[k]]
+        writer.writerow(row)
     return buffer.getvalue().encode("utf-8", "surrogateescape")
 
 
 def arrow_table(columns: dict[str, Any], first_index: int):
-    """The chunk as a pyarrow Table with :data:`COLUMNS` (nulls where NDJSON has none)."""
+    """The chunk as a pyarrow Table with the output columns (nulls where NDJSON has none)."""
     import pyarrow as pa  # an optional extra (sudokit[parquet])
 
     size = len(columns["status"])
     bad = columns["status"] == ERROR
     errors = columns["error"]
-    return pa.table(
-        {
-            "index": pa.array(np.arange(first_index, first_index + size, dtype=np.int64)),
-            "puzzle": pa.array(_clean_text(columns["puzzle"]), type=pa.string()),
-            "status": pa.array([STATUSES[s] for s in columns["status"].tolist()], type=pa.string()),
-            "solution": pa.array(columns["solution"], type=pa.string()),
-            "count": pa.array(columns["count"], mask=bad, type=pa.int64()),
-            "guesses": pa.array(columns["guesses"], mask=bad, type=pa.int64()),
-            "error": pa.array([errors.get(k) for k in range(size)], type=pa.string()),
-        },
-        schema=arrow_schema(),
-    )
+    rated = "level" in columns
+    data = {
+        "index": pa.array(np.arange(first_index, first_index + size, dtype=np.int64)),
+        "puzzle": pa.array(_clean_text(columns["puzzle"]), type=pa.string()),
+        "status": pa.array([STATUSES[s] for s in columns["status"].tolist()], type=pa.string()),
+        "solution": pa.array(columns["solution"], type=pa.string()),
+        "count": pa.array(columns["count"], mask=bad, type=pa.int64()),
+        "guesses": pa.array(columns["guesses"], mask=bad, type=pa.int64()),
+        "error": pa.array([errors.get(k) for k in range(size)], type=pa.string()),
+    }
+    if rated:
+        data["level"] = pa.array(columns["level"], type=pa.string())
+        data["score"] = pa.array(columns["score"], type=pa.int64())
+    return pa.table(data, schema=arrow_schema(rated))
 
 
-def arrow_schema():
+def arrow_schema(rate: bool = False):
     import pyarrow as pa  # an optional extra (sudokit[parquet])
 
-    return pa.schema(
-        [
-            ("index", pa.int64()),
-            ("puzzle", pa.string()),
-            ("status", pa.string()),
-            ("solution", pa.string()),
-            ("count", pa.int64()),
-            ("guesses", pa.int64()),
-            ("error", pa.string()),
-        ]
-    )
+    types = {
+        "index": pa.int64(), "puzzle": pa.string(), "status": pa.string(), "solution": pa.string(),
+        "count": pa.int64(), "guesses": pa.int64(), "error": pa.string(), "level": pa.string(), "score": pa.int64(),
+    }  # fmt: skip
+    return pa.schema([(name, types[name]) for name in columns_of(rate)])
 
 
 def _clean_text(texts: list[str]) -> list[str]:

@@ -13,6 +13,7 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
+from .. import engines
 from .arrays import solve_batch
 from .chunks import WORKERS_ENV, BatchError, BatchOptions, Chunk, ChunkResult
 from .work import solve_chunk
@@ -159,10 +160,7 @@ def default_workers() -> int:
         if workers < 1:
             raise BatchError(f"{WORKERS_ENV} must be at least 1, not {workers}")
         return workers
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
+    return engines.cpus()
 
 
 def make_executor(workers: int | None = None, kind: str = "processes") -> Executor:

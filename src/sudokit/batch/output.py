@@ -107,10 +107,10 @@ class Sink:
 class StreamSink(Sink):
     """A binary stream (stdout): written and flushed per chunk, nothing to resume."""
 
-    def __init__(self, stream, kind: str) -> None:
+    def __init__(self, stream, kind: str, rate: bool = False) -> None:
         self.stream = stream
         if kind == "csv":
-            self.stream.write(csv_header())
+            self.stream.write(csv_header(rate))
 
     def write(self, result: ChunkResult) -> None:
         assert result.payload is not None
@@ -122,7 +122,7 @@ class FileSink(Sink):
     """An NDJSON or CSV file written with ``os.write`` and synced per chunk, so that the
     journal never counts a byte the disk may not have."""
 
-    def __init__(self, path: str, kind: str, size: int | None, durable: bool) -> None:
+    def __init__(self, path: str, kind: str, size: int | None, durable: bool, rate: bool = False) -> None:
         self.durable = durable
         if size is None:
             self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
@@ -146,7 +146,7 @@ class FileSink(Sink):
             os.lseek(self.fd, size, os.SEEK_SET)
             self.size = size
         if self.size == 0 and kind == "csv":
-            self._append(csv_header())
+            self._append(csv_header(rate))
             self.sync()
 
     def _append(self, data: bytes) -> None:
@@ -172,11 +172,11 @@ class ParquetSink(Sink):
     """Parquet, one row group per chunk, into ``OUTPUT.partial`` renamed when complete (a
     Parquet file is unreadable until its footer is written, so it cannot be resumed)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, rate: bool = False) -> None:
         pq = require("pyarrow.parquet", "parquet", "Parquet output")
         self.path = path
         self.partial = path + ".partial"
-        self.writer = pq.ParquetWriter(self.partial, arrow_schema())
+        self.writer = pq.ParquetWriter(self.partial, arrow_schema(rate))
 
     def write(self, result: ChunkResult) -> None:
         assert result.columns is not None

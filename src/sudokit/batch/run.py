@@ -44,6 +44,7 @@ def solve_file(
     limit: int = 1,
     node_limit: int | None = None,
     time_limit: float | None = None,
+    rate: bool = False,
     shape: Shape | None = None,
     symbols: str | None = None,
     format: str | None = None,
@@ -68,7 +69,7 @@ def solve_file(
     A KeyboardInterrupt stops the run after the chunks already committed; the summary says
     ``interrupted``.
     """
-    options = BatchOptions(limit=limit, node_limit=node_limit, time_limit=time_limit, shape=shape,
+    options = BatchOptions(limit=limit, node_limit=node_limit, time_limit=time_limit, rate=rate, shape=shape,
                            symbols=symbols, format=format, column=column, chunk_size=chunk_size)
     out_path = None if output is None or os.fspath(output) == "-" else os.fspath(output)
     kind = output_kind(out_path, output_format)
@@ -120,13 +121,13 @@ def solve_file(
 
         encoding = "columns" if kind == "parquet" else kind
         if out_path is None:
-            sink = StreamSink(sys.stdout.buffer, kind)
+            sink = StreamSink(sys.stdout.buffer, kind, options.rate)
         elif kind == "parquet":
-            sink = ParquetSink(out_path)
+            sink = ParquetSink(out_path, options.rate)
         else:
             # the journal first: a run killed before its first commit resumes from nothing
             save(start, 0 if state is None else state["output_bytes"])
-            sink = FileSink(out_path, kind, None if state is None else state["output_bytes"], durable)
+            sink = FileSink(out_path, kind, None if state is None else state["output_bytes"], durable, options.rate)
             save(start, sink.size)
         if on_start is not None:
             on_start(source, start)
@@ -250,6 +251,7 @@ def iter_results(
     limit: int = 1,
     node_limit: int | None = None,
     time_limit: float | None = None,
+    rate: bool = False,
     shape: Shape | None = None,
     symbols: str | None = None,
     format: str | None = None,
@@ -265,7 +267,7 @@ def iter_results(
     >>> for result in iter_results("puzzles.csv", limit=2):  # doctest: +SKIP
     ...     print(result.index, result.status, result.solution)
     """
-    options = BatchOptions(limit=limit, node_limit=node_limit, time_limit=time_limit, shape=shape,
+    options = BatchOptions(limit=limit, node_limit=node_limit, time_limit=time_limit, rate=rate, shape=shape,
                            symbols=symbols, format=format, column=column, chunk_size=chunk_size)
     source = open_source(input, options)
     owned = executor is None
@@ -285,6 +287,7 @@ def solve_column(
     limit: int = 1,
     node_limit: int | None = None,
     time_limit: float | None = None,
+    rate: bool = False,
     shape: Shape | None = None,
     symbols: str | None = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
@@ -300,7 +303,7 @@ def solve_column(
     >>> import pandas as pd  # doctest: +SKIP
     >>> solve_column(pd.read_csv("sudoku.csv")["quizzes"])  # doctest: +SKIP
     """
-    options = BatchOptions(limit=limit, node_limit=node_limit, time_limit=time_limit, shape=shape,
+    options = BatchOptions(limit=limit, node_limit=node_limit, time_limit=time_limit, rate=rate, shape=shape,
                            symbols=symbols, chunk_size=chunk_size)
     library = type(values).__module__.split(".")[0]
     if library == "pandas":
@@ -325,7 +328,7 @@ def solve_column(
         import pyarrow as pa  # an optional extra; a pyarrow column means it is installed
 
         tables = [arrow_table(r.columns, r.first_index) for r in results]  # type: ignore[arg-type]
-        return pa.concat_tables(tables) if tables else arrow_schema().empty_table()
+        return pa.concat_tables(tables) if tables else arrow_schema(options.rate).empty_table()
     records = [record for r in results for record in r.results()]
     if library != "pandas":
         return records
@@ -342,4 +345,7 @@ def solve_column(
         },
         index=values.index,
     )
+    if rate:
+        frame["level"] = pd.array([r.level for r in records], dtype="string")
+        frame["score"] = pd.array([r.score for r in records], dtype="Int64")
     return frame

@@ -12,6 +12,7 @@ from ..board import Record
 from ..errors import FormatError
 from ..formats import line as line_format
 from ..formats import value_table
+from ..logic import rate_batch
 from ..results import ERROR, STATUSES, status_codes
 from ..shape import Shape
 from .arrays import solve_batch
@@ -197,7 +198,7 @@ def _solve_groups(
         positions = np.fromiter((k for k, _ in members), dtype=np.int64, count=len(members))
         values = np.stack([cells for _, cells in members])
         run(positions, values, shape, None if alphabet == "123456789" else alphabet)
-    return {
+    columns = {
         "puzzle": puzzles,
         "status": status,
         "solution": solutions,
@@ -205,3 +206,22 @@ def _solve_groups(
         "guesses": guesses,
         "error": errors,
     }
+    if options.rate:
+        columns.update(_ratings(size, fast, fast_values, groups))
+    return columns
+
+
+def _ratings(size: int, fast: np.ndarray, fast_values: np.ndarray, groups: _Group) -> dict[str, list]:
+    """The level and score columns: each puzzle with exactly one solution rated on HoDoKu's
+    scale (``rate_batch`` proves uniqueness itself), None for every other record."""
+    levels: list[str | None] = [None] * size
+    scores: list[int | None] = [None] * size
+    batches = [(np.flatnonzero(fast), fast_values, _CLASSIC)] if len(fast_values) else []
+    for (shape, _), members in groups.items():
+        batches.append((np.array([k for k, _ in members]), np.stack([cells for _, cells in members]), shape))
+    for positions, values, shape in batches:
+        for k, rating in zip(positions.tolist(), rate_batch(values, shape=shape, workers=1)):
+            if rating.level is not None:
+                levels[k] = rating.level.value
+                scores[k] = rating.score
+    return {"level": levels, "score": scores}

@@ -1,0 +1,140 @@
+"""Benchmark the human-style rating against HoDoKu's own engine (hodoku-py), on the same puzzles.
+
+For each set (QQWing's four levels, the technique exemplars, the SE-rated diabolical bank and
+samples of the shared 9x9 sets), every sampled puzzle is rated by ``sudokit.rate`` and by
+``hodoku.Solver().rate``, one puzzle at a time on one thread, and the script prints per set:
+
+    puzzles  same level  same score  |score diff|  sudokit ms (median, mean)  hodoku ms  hodoku/sudokit
+
+then the confusion matrix of levels (rows: HoDoKu, columns: sudokit) over all puzzles, and the
+puzzles whose level differs (with both paths' first differing step when ``--why``). Targets:
+the same level on 95% of puzzles, rating 100x faster than hodoku-py, median 9x9 in 2 ms.
+
+    python benchmarks/rate.py                         # every set, 100 puzzles each
+    python benchmarks/rate.py --sample 300 --sets qqwing_expert,diabolical_se
+    python benchmarks/rate.py --why                   # show where the paths part on a miss
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = ROOT.parent / "shared" / "data"
+
+LEVELS = ["easy", "medium", "hard", "unfair", "extreme"]
+SETS = {
+    "qqwing_simple": "rated/qqwing_simple.sdm",
+    "qqwing_easy": "rated/qqwing_easy.sdm",
+    "qqwing_intermediate": "rated/qqwing_intermediate.sdm",
+    "qqwing_expert": "rated/qqwing_expert.sdm",
+    "exemplars": "rated/exemplars-1.0.txt",
+    "diabolical_se": "rated/diabolical_se.txt",
+    "kaggle_bryanpark_sample": "9x9/kaggle_bryanpark_sample.txt",
+    "norvig_top95": "9x9/norvig_top95.txt",
+    "magictour_top1465": "9x9/magictour_top1465.txt",
+    "forum_hardest_1106": "9x9/forum_hardest_1106.txt",
+}
+
+
+def puzzles(path: Path) -> list[str]:
+    """One-line 9x9 puzzles of a file: the first field of each line that is 81 symbols."""
+    out = []
+    for line in path.read_text().splitlines():
+        field = line.strip().split(" ")[0].split(",")[0]
+        if len(field) == 81 and not line.startswith("#"):
+            out.append(field.replace("0", "."))
+    return out
+
+
+def hodoku_name(step) -> str:
+    return step.type.name.replace("_", " ").title()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
+    parser.add_argument("--sets", help="comma-separated set names; default all: " + ",".join(SETS))
+    parser.add_argument("--sample", type=int, default=100, help="puzzles per set (seeded sample)")
+    parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--why", action="store_true", help="print where the two solution paths part on a miss")
+    args = parser.parse_args()
+
+    import hodoku
+
+    import sudokit
+
+    names = args.sets.split(",") if args.sets else list(SETS)
+    rng = random.Random(args.seed)
+    solver = hodoku.Solver()
+    sudokit.rate(puzzles(args.data / SETS["qqwing_expert"])[0])  # compile (or load) the kernels first
+
+    confusion: dict[tuple[str, str], int] = collections.Counter()
+    misses = []
+    totals = {"n": 0, "same": 0, "score": 0, "ours": [], "theirs": []}
+    print(f"{'set':26} {'n':>5} {'level':>7} {'score':>7} {'|diff|':>7} {'sudokit ms':>17} {'hodoku ms':>17} {'ratio':>7}")
+    for name in names:
+        path = args.data / SETS[name]
+        pool = puzzles(path)
+        chosen = pool if len(pool) <= args.sample else rng.sample(pool, args.sample)
+        ours_ms, theirs_ms, same, same_score, diffs = [], [], 0, 0, []
+        for puzzle in chosen:
+            start = time.perf_counter()
+            rating = sudokit.rate(puzzle)
+            ours_ms.append((time.perf_counter() - start) * 1e3)
+            start = time.perf_counter()
+            theirs = solver.rate(puzzle)
+            theirs_ms.append((time.perf_counter() - start) * 1e3)
+            level = rating.level.value if rating.level else str(rating.status)
+            their_level = theirs.level.name.lower()
+            confusion[(their_level, level)] += 1
+            same += level == their_level
+            same_score += rating.score == theirs.score
+            diffs.append(abs((rating.score or 0) - theirs.score))
+            if level != their_level:
+                misses.append((name, puzzle, their_level, theirs.score, level, rating.score))
+        n = len(chosen)
+        ratio = statistics.mean(theirs_ms) / statistics.mean(ours_ms)
+        print(
+            f"{name:26} {n:5} {100 * same / n:6.1f}% {100 * same_score / n:6.1f}% {statistics.mean(diffs):7.0f} "
+            f"{statistics.median(ours_ms):8.2f} {statistics.mean(ours_ms):8.2f} "
+            f"{statistics.median(theirs_ms):8.1f} {statistics.mean(theirs_ms):8.1f} {ratio:6.0f}x",
+            flush=True,
+        )
+        totals["n"] += n
+        totals["same"] += same
+        totals["score"] += same_score
+        totals["ours"] += ours_ms
+        totals["theirs"] += theirs_ms
+    n = totals["n"]
+    ours, theirs = totals["ours"], totals["theirs"]
+    print(
+        f"{'all':26} {n:5} {100 * totals['same'] / n:6.1f}% {100 * totals['score'] / n:6.1f}% {'':7} "
+        f"{statistics.median(ours):8.2f} {statistics.mean(ours):8.2f} "
+        f"{statistics.median(theirs):8.1f} {statistics.mean(theirs):8.1f} {statistics.mean(theirs) / statistics.mean(ours):6.0f}x"
+    )
+    print("\nlevels (rows: hodoku-py, columns: sudokit)")
+    print(" " * 9 + "".join(f"{level:>9}" for level in LEVELS))
+    for theirs_level in LEVELS:
+        print(f"{theirs_level:9}" + "".join(f"{confusion[(theirs_level, ours_level)]:9}" for ours_level in LEVELS))
+    if misses:
+        print(f"\n{len(misses)} puzzles rated at another level:")
+        for name, puzzle, their_level, their_score, level, score in misses[:40]:
+            print(f"  {name}: {puzzle} hodoku {their_level} {their_score}, sudokit {level} {score}")
+            if args.why:
+                ours_steps = [step.name for step in sudokit.explain(puzzle).steps]
+                their_steps = [hodoku_name(step) for step in solver.solve(puzzle).steps]
+                k = next((i for i, (a, b) in enumerate(zip(their_steps, ours_steps)) if a.lower() != b.lower()), None)
+                if k is not None:
+                    print(f"    step {k + 1}: hodoku {their_steps[k:k + 2]}, sudokit {ours_steps[k:k + 2]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
