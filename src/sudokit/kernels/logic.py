@@ -14,9 +14,9 @@ import numpy as np
 
 from . import logic_ids as T
 from ._jit import kernel
-from .bits import plain
+from .bits import ONE, ZERO, plain
 from .logic_basic import full_house, hidden_single, hidden_subset, locked_claiming, locked_pointing, naked_single, naked_subset
-from .logic_core import KIND, apply, load, remove_marks, set_cell, unsolved
+from .logic_core import KIND, apply, borrow_geo, borrow_state, borrow_step, load, remove_marks, set_cell, unsolved
 from .logic_als import als_xy_chain, als_xy_wing, als_xz, sue_de_coq
 from .logic_chains import forcing, nice_loop, x_chain, xy_chain
 from .logic_fish import BASIC, FINNED, SASHIMI, fish
@@ -39,6 +39,7 @@ from .logic_unique import avoidable_rectangle, hidden_rectangle, uniqueness
 @kernel
 def find(st, geo, step, kind, nth):
     """The nth step of technique ``kind`` (nth < 0: the one the solving loop takes next)."""
+    st, geo, step = borrow_state(st), borrow_geo(geo), borrow_step(step)
     if kind == T.FULL_HOUSE:
         return full_house(st, geo, step, kind, nth)
     if kind == T.NAKED_SINGLE:
@@ -134,6 +135,7 @@ def find(st, geo, step, kind, nth):
 def next_step(st, geo, step, order):
     """The step the solving loop takes next: the first technique of ``order`` that finds one.
     Returns its kind, or 0 when none applies."""
+    st, geo, step = borrow_state(st), borrow_geo(geo), borrow_step(step)
     for i in range(order.shape[0]):
         if find(st, geo, step, order[i], plain(-1)):
             return order[i]
@@ -144,6 +146,7 @@ def next_step(st, geo, step, order):
 def solve_logically(st, geo, step, order, counts, max_steps):
     """Take steps until the board is solved, nothing applies or ``max_steps`` are taken;
     ``counts[kind]`` adds one per step of each technique. Returns the steps taken."""
+    st, geo, step = borrow_state(st), borrow_geo(geo), borrow_step(step)
     taken = 0
     while taken < max_steps and unsolved(st) > 0:
         kind = next_step(st, geo, step, order)
@@ -174,32 +177,23 @@ def _brute_force(st, geo, solution):
 
 
 @kernel
-def rate_many(puzzles, solutions, geo, order, max_steps, state, counts, taken):
+def rate_many(puzzles, solutions, geo, order, max_steps, state, step, counts, taken):
     """Rate every row of ``puzzles`` (givens) as HoDoKu does: take steps of the techniques in
     ``order``; where none applies, give the middle empty cell its value from ``solutions``
     (HoDoKu's brute force, counted under ``BRUTE_FORCE``). ``counts[k, kind]`` the steps of
-    each technique, ``taken[k]`` the steps in all. ``state`` is a fresh state (the arrays of
-    ``logic_core.new_state``) each board starts from."""
-    values0, cand0, free0, nsq0, hsq0, qctl0, fixed0 = state
-    st = (values0.copy(), cand0.copy(), free0.copy(), nsq0.copy(), hsq0.copy(), qctl0.copy(), fixed0.copy())
-    cells = puzzles.shape[1]
+    each technique, ``taken[k]`` the steps in all. ``state`` and ``step`` are scratch (the
+    arrays of ``logic_core.new_state`` and ``new_step``); each board starts from an empty grid."""
+    st, geo, step = borrow_state(state), borrow_geo(geo), borrow_step(step)
+    values, cand, free, qctl, fixed = st[0], st[1], st[2], st[5], st[6]
     n = geo[3][0]
-    step = (
-        np.zeros(16, dtype=np.int64),
-        np.zeros((cells * n, 2), dtype=np.int32),
-        np.zeros((cells, 2), dtype=np.int32),
-        np.zeros(cells, dtype=np.int32),
-        np.zeros(cells, dtype=np.int32),
-        np.zeros(2 * geo[0].shape[0], dtype=np.int32),
-        np.zeros((cells * n, 3), dtype=np.int32),
-        np.zeros(4, dtype=np.uint64),
-    )
+    full = ~ZERO if n == 64 else (ONE << np.uint64(n)) - ONE
     for k in range(puzzles.shape[0]):
-        st[0][:] = values0
-        st[1][:] = cand0
-        st[2][:] = free0
-        st[5][:] = 0
-        st[6][:] = 0
+        values[:] = 0
+        cand[:] = full
+        free[:, 0] = 0
+        free[:, 1:] = n
+        qctl[:] = 0
+        fixed[:] = 0
         load(st, geo, puzzles[k], puzzles[k] != 0)
         steps = 0
         while steps < max_steps and unsolved(st) > 0:

@@ -101,6 +101,7 @@ def _rate_boards(
     """The kernel's per-technique step counts and step totals for rows of givens."""
     kernels = engines.logic_kernels()
     state = kernels.core.new_state(shape.cells, shape.size, len(shape.houses))
+    step = kernels.core.new_step(shape.cells, shape.size, len(shape.houses))
     counts = np.zeros((len(puzzles), logic_ids.KINDS), dtype=np.int64)
     taken = np.zeros(len(puzzles), dtype=np.int64)
     kernels.solver.rate_many(
@@ -110,6 +111,7 @@ def _rate_boards(
         ORDER,
         shape.cells * shape.size + shape.cells,
         state,
+        step,
         counts,
         taken,
     )
