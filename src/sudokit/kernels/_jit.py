@@ -6,13 +6,16 @@ directory is read-only (a system or container install) we point numba at a per-u
 directory instead, and where nothing is writable we compile without caching rather than fail.
 numba keys each cached kernel to its own source file only, so a kernel that calls into another
 module (``general_batch`` runs ``general.search``, every search inlines ``driver``) would keep
-the callee's old machine code after the callee changed; here every kernel is keyed to all the
-kernel modules' sources together instead.
+the callee's old machine code after the callee changed; here each kernel is keyed to the sources
+of its module and of every kernel module that module imports, directly or not (a change to the
+logic kernels leaves the search kernels' caches valid, and the other way round).
 This must run before any kernel is decorated, so every kernel module imports ``kernel`` from here.
 """
 
 from __future__ import annotations
 
+import ast
+import functools
 import hashlib
 import os
 import sys
@@ -55,18 +58,44 @@ def _configure_cache() -> bool:
 CACHE = _configure_cache()
 
 
-def kernels_stamp() -> bytes:
-    """One digest of every kernel module's source (the files beside this one)."""
+def _kernel_imports(path: Path) -> set[str]:
+    """The kernel modules (names beside this file) that the module at ``path`` imports."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            names = [node.module.split(".")[0]] if node.module else [alias.name for alias in node.names]
+            found.update(name for name in names if (path.parent / f"{name}.py").exists())
+    return found
+
+
+def kernel_closure(name: str) -> frozenset[str]:
+    """Kernel module ``name`` and every kernel module it imports, directly or through others."""
+    folder = Path(__file__).parent
+    closure: set[str] = set()
+    todo = [name]
+    while todo:
+        module = todo.pop()
+        if module not in closure:
+            closure.add(module)
+            todo.extend(_kernel_imports(folder / f"{module}.py"))
+    return frozenset(closure)
+
+
+@functools.lru_cache(maxsize=None)
+def module_stamp(name: str) -> bytes:
+    """A digest of the sources of ``kernel_closure(name)``: what the compiled kernels of
+    module ``name`` depend on."""
+    folder = Path(__file__).parent
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
+    for module in sorted(kernel_closure(name)):
+        digest.update(module.encode())
+        digest.update((folder / f"{module}.py").read_bytes())
     return digest.digest()
 
 
 def _key_caches_to_every_kernel() -> bool:
     """Put cache locators in front of numba's own that serve the kernel modules only and
-    stamp their caches with ``kernels_stamp``. numba's locator list is not public API: where
+    stamp their caches with ``module_stamp``. numba's locator list is not public API: where
     it is missing the caches stay keyed per file, as numba makes them. Returns whether the
     locators are in place."""
     try:
@@ -80,19 +109,24 @@ def _key_caches_to_every_kernel() -> bool:
     except (ImportError, AttributeError):
         return False
     folder = Path(__file__).parent.resolve()
-    stamp = kernels_stamp()
     ours = []
     for base in bases:
 
         class KernelsLocator(base):  # type: ignore[valid-type, misc]
+            stamp = b""
+
             def get_source_stamp(self):
-                return stamp
+                return self.stamp
 
             @classmethod
             def from_function(cls, py_func, py_file):
-                if Path(py_file).resolve().parent != folder:
+                path = Path(py_file).resolve()
+                if path.parent != folder:
                     return None  # another library's function: numba's own locators
-                return super().from_function(py_func, py_file)
+                locator = super().from_function(py_func, py_file)
+                if locator is not None:
+                    locator.stamp = module_stamp(path.stem)
+                return locator
 
         ours.append(KernelsLocator)
     locators[:0] = ours
