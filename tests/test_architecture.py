@@ -25,7 +25,8 @@ FLOORS: list[tuple[str, ...]] = [
     ("sudokit.board",),  # the value type, and streams of boards
     ("sudokit.results",),  # statuses, limits, results, exit codes
     ("sudokit.engines",),  # the one place that picks a kernel
-    ("sudokit.solver", "sudokit.optimize", "sudokit.batch", "sudokit.logic", "sudokit.leetcode", "sudokit.render"),
+    ("sudokit.solver", "sudokit.optimize", "sudokit.batch", "sudokit.logic", "sudokit.leetcode", "sudokit.render", "sudokit.canon"),
+    ("sudokit.generator",),  # new puzzles: carving over the solver, levels from the logic
     ("sudokit.cli", "sudokit.pipeline", "sudokit.distributed", "sudokit.__main__", "sudokit"),
 ]
 
@@ -37,9 +38,12 @@ LATE_IMPORTS = {
     ("sudokit.batch.run", "pandas"): "optional extra: a pandas column brings it",
     ("sudokit.batch.executors", "concurrent.futures"): "start-up cost: 26 ms, runs with workers only",
     ("sudokit.batch.executors", "multiprocessing"): "start-up cost: 12 ms, runs with workers only",
-    ("sudokit.cli", "rich.console"): "start-up cost: only boxed grids and progress bars draw",
-    ("sudokit.cli", "rich.progress"): "start-up cost: only a batch on a terminal shows a bar",
-    ("sudokit.cli", "sudokit.render"): "start-up cost: render imports rich",
+    ("sudokit.cli.machine", "rich.console"): "start-up cost: only boxed grids and progress bars draw",
+    ("sudokit.cli.machine", "rich.progress"): "start-up cost: only a batch on a terminal shows a bar",
+    ("sudokit.cli.machine", "sudokit.render"): "start-up cost: render imports rich",
+    ("sudokit.cli.people", "rich.console"): "start-up cost: only candidate grids and progress bars draw",
+    ("sudokit.cli.people", "rich.progress"): "start-up cost: only generate on a terminal shows a bar",
+    ("sudokit.cli.people", "sudokit.render"): "start-up cost: render imports rich",
     ("sudokit.kernels._jit", "numba.core"): "numba's private cache API, which may be missing",
 }
 

@@ -178,13 +178,13 @@ def test_a_reader_that_stops_early_is_a_broken_pipe_not_an_unsolved_puzzle(tmp_p
 
 
 def test_internal_errors_are_one_line(monkeypatch, capsys, data_dir):
-    from sudokit import cli as cli_module
+    from sudokit.cli import base, machine
 
     def boom(*args, **kwargs):
         raise RuntimeError("kaboom")
 
-    monkeypatch.setattr(cli_module, "search", boom)
+    monkeypatch.setattr(machine, "search", boom)
     with pytest.raises(SystemExit) as exit_info:
-        cli_module.main(["count", str(data_dir / "poj3074_sample.in")])
+        base.main(["count", str(data_dir / "poj3074_sample.in")])
     assert exit_info.value.code == 70
     assert "internal error: RuntimeError: kaboom" in capsys.readouterr().err

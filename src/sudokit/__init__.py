@@ -11,7 +11,9 @@ Solve, count, prove uniqueness and optimise boards of any box shape from 2x2 to 
 
 from .batch import iter_results, solve_batch, solve_column, solve_file
 from .board import Board, BoardStatus, Conflict, Record, as_board, read, read_text
+from .canon import canonical, equivalent, shuffle
 from .errors import FormatError
+from .generator import GenerationError, generate, generate_iter
 from .logic import Explanation, Level, NotUnique, Rating, Step, explain, hint, rate, rate_batch
 from .optimize import maximize, minimize
 from .results import (
@@ -35,6 +37,7 @@ __all__ = [
     "ExitCode",
     "Explanation",
     "FormatError",
+    "GenerationError",
     "Geometry",
     "Level",
     "Limits",
@@ -47,8 +50,12 @@ __all__ = [
     "SolveStatus",
     "Step",
     "as_board",
+    "canonical",
     "count",
+    "equivalent",
     "explain",
+    "generate",
+    "generate_iter",
     "hint",
     "is_unique",
     "iter_results",
@@ -58,6 +65,7 @@ __all__ = [
     "rate_batch",
     "read",
     "read_text",
+    "shuffle",
     "solutions",
     "solve",
     "solve_batch",

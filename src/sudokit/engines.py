@@ -528,6 +528,22 @@ def logic_kernels() -> SimpleNamespace:
     return SimpleNamespace(core=_kernel("logic_core"), solver=_kernel("logic"))
 
 
+def canon_kernel() -> Any:
+    """The canonical-form kernel (``kernels/canon.py``), loaded on first use."""
+    canon = _kernel("canon")
+    _notify(canon.minlex, "the canonical-form kernel")
+    return canon
+
+
+def generation_kernel(shape: Shape) -> tuple[Any, int]:
+    """The generation kernels (``kernels/generate.py``) and the ``carve`` kind for ``shape``:
+    the classic kernel proves uniqueness on 9x9 boards, the general kernel elsewhere."""
+    generate = _kernel("generate")
+    _notify(generate.carve, "the generation kernels")
+    kind = generate.CLASSIC if shape_kernel(shape) == "classic" else generate.GENERAL
+    return generate, kind
+
+
 def warm_up() -> list[str]:
     """Load (or compile, once) every kernel a run may need, and name them: the single-board
     searches of every kernel, the batch loops, the learning and the optimisation kernels."""

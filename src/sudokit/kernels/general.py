@@ -63,7 +63,10 @@ RESTART = 4  #: options slot: failures before the first restart (0: never restar
 SEED = 5  #: options slot: 0 tries values in the ``VALUES`` order; else the seed of a random order
 LAZY = 6  #: options slot: dead ends met on singles alone before the rules come on (0: at once)
 VALUES = 7  #: options slot: the order a cell's values are tried in (unless ``SEED`` draws them)
-OPTIONS_SIZE = 8
+#: options slot: ``cell * 64 + value``, a candidate struck from the root before it propagates,
+#: or -1 for none (a generator asks for a solution other than the one it knows)
+STRIKE = 8
+OPTIONS_SIZE = 9
 
 LOCKED = 1  #: rule: locked candidates (pointing and claiming)
 SUBSETS = 2  #: rule: all-different filter per house (naked and hidden subsets of every size)
@@ -136,6 +139,7 @@ def default_options(houses, options):
     ``benchmarks/README.md``.
     """
     size = houses.shape[1]
+    options[STRIKE] = -1
     width = 0  # the cells of box 0 (house 2n) in row 0
     for j in range(size):
         if houses[2 * size, j] < size:
@@ -173,6 +177,22 @@ def load_givens(givens, cell_houses, full, cand, queue, dirty):
             cand[cell] = full
     dirty[:] = 1
     return count
+
+
+@kernel(inline="always")
+def _load_root(givens, cell_houses, full, cand, queue, dirty, options):
+    """``load_givens`` for the root of a search, every house dirty, and the candidate
+    ``options[STRIKE]`` names struck out (a cell left with one value joins the queue)."""
+    queued = load_givens(givens, cell_houses, full, cand, queue, dirty)
+    dirty[:] = ALL_DIRTY
+    strike = options[STRIKE]
+    if strike >= 0:
+        cell = strike // 64
+        cand[cell] &= ~(ONE << np.uint64(strike % 64 - 1))
+        if cand[cell] != ZERO and cand[cell] & (cand[cell] - ONE) == ZERO:
+            queue[queued] = cell
+            queued += 1
+    return queued
 
 
 @kernel
@@ -814,8 +834,7 @@ def search(
     weights = iwork[_I_WEIGHT]
     cell_weights = iwork[_I_CELL_WEIGHT]
     if fresh:
-        queued = load_givens(givens, cell_houses, full, stack[0], queue, dirty)
-        dirty[:] = ALL_DIRTY
+        queued = _load_root(givens, cell_houses, full, stack[0], queue, dirty, options)
         _reset_weights(cell_houses, weights, cell_weights)
         iwork[_I_RUN, 1] = 0
         iwork[_I_RUN, 2] = options[RESTART]
@@ -830,8 +849,7 @@ def search(
                 return pause(ctl, depth, phase, P.BUDGET)
             if queued < 0:  # resuming a propagation: redo it from the branched cell
                 if depth == 0:
-                    queued = load_givens(givens, cell_houses, full, stack[0], queue, dirty)
-                    dirty[:] = ALL_DIRTY
+                    queued = _load_root(givens, cell_houses, full, stack[0], queue, dirty, options)
                 else:
                     queue[0] = _branched_cell(houses, branch_cell[depth - 1])
                     queued = 1

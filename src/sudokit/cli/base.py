@@ -1,0 +1,180 @@
+"""What every ``sudokit`` command shares: the group, input options, reading records,
+messages on stderr, Ctrl-C, and ``main``. The commands themselves live in ``machine``
+(solve, count, maximize, minimize, batch) and ``people`` (rate, explain, hint, generate,
+canon, shuffle, serve).
+
+Every input record yields exactly one output record, in order, in the input's format. A puzzle
+with no solution (or several, under ``--unique``) yields a marked record on stdout and a message
+on stderr, and the rest of the input is still processed; the exit status says what happened
+(see :class:`sudokit.ExitCode`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from typing import IO, Callable, Iterable, Iterator
+
+import click
+
+from .. import engines
+from ..board import Board, Record, read
+from ..formats import FORMATS
+from ..results import ExitCode, Tally
+from ..shape import Shape
+
+#: what an unsolved record prints in place of a board, by status
+MARKERS = {
+    "no solution": "no solution",
+    "several": "several solutions",
+    "unknown": "unknown (budget exhausted)",
+    "error": "error",
+}
+
+
+def parse_shape(ctx, param, value: str | None) -> Shape | None:
+    if value is None:
+        return None
+    try:
+        return Shape.parse(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+def check_symbols(ctx, param, value: str | None) -> str | None:
+    if value is not None and ("\\" in value or len(value) < 2):
+        raise click.BadParameter("expected the symbols of values 1..n in order, e.g. 'ABCDEFGHIJKLMNOP'")
+    return value
+
+
+def input_options(command: Callable) -> Callable:
+    """Options shared by every command that reads puzzles."""
+    options = [
+        click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, allow_dash=True)),
+        click.option(
+            "--format",
+            "input_format",
+            type=click.Choice(FORMATS),
+            help="Input format (default: detected from the first puzzle).",
+        ),
+        click.option(
+            "--shape",
+            callback=parse_shape,
+            metavar="HxW|N",
+            help="Box shape such as 2x3, or board size (default: from the input).",
+        ),
+        click.option(
+            "--symbols",
+            callback=check_symbols,
+            metavar="CHARS",
+            help="The symbols of values 1..n, e.g. 0123456789ABCDEF (default: inferred).",
+        ),
+        click.option("--time-limit", type=click.FloatRange(min=0), metavar="SECONDS", help="Budget per puzzle."),
+        click.option("--node-limit", type=click.IntRange(min=1), metavar="N", help="Search-node budget per puzzle."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def records(files: Iterable[str], input_format, shape, symbols) -> Iterator[tuple[str, Record]]:
+    """(source name, record) for every record of every input, stdin when there is none."""
+    for name in files or ("-",):
+        source = "<stdin>" if name == "-" else name
+        if name == "-":
+            yield from ((source, r) for r in read(sys.stdin.buffer, format=input_format, shape=shape, symbols=symbols, source=source))
+            continue
+        with open(name, "rb") as handle:
+            for record in read(handle, format=input_format, shape=shape, symbols=symbols, source=source):
+                yield source, record
+
+
+def warn(message: str) -> None:
+    click.echo(message, err=True)
+
+
+@contextlib.contextmanager
+def interruptible(hint: str = "") -> Iterator[None]:
+    """Ctrl-C ends the command with one line on stderr and exit status 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        warn(f"sudokit: interrupted{hint}")
+        sys.exit(ExitCode.INTERRUPTED)
+
+
+def marker(record_format: str, status: str, detail: str = "") -> str:
+    """The stand-in for a board that could not be given: one line, and in block formats the
+    blank line that ends a record."""
+    text = MARKERS[status] + (f": {detail}" if detail else "")
+    return text + ("\n" if record_format == "line" or record_format == "leetcode" else "\n\n")
+
+
+def where(source: str, record: Record, cell: tuple[int, int] | None = None) -> str:
+    """``source:line:col`` of a record, or of one of its cells (0-based row and column)."""
+    line, column = record.line, record.column
+    if cell is not None:
+        line, column = record.position(*cell)
+    return f"{source}:{line}:{column}"
+
+
+def no_solution(source: str, record: Record, conflicts) -> str:
+    """The message for a board without solution, at the first cell its conflicts name."""
+    if not conflicts:
+        return f"{where(source, record)}: no solution"
+    why = "; ".join(str(conflict) for conflict in conflicts)
+    return f"{where(source, record, conflicts[0].cells[0])}: no solution: {why}"
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="sudokit")
+def cli() -> None:
+    """sudokit: solve, count, rate, explain and generate Sudoku puzzles of any size (4x4 to
+    64x64).
+
+    Puzzles are read from FILES (or stdin) in any supported format, detected automatically:
+    one per line (81 symbols for 9x9, '.', '-' or '0' for empty), grids of n lines, n lines of
+    integers (0 = empty), or LeetCode's [["5","3",".",...],...].
+    """
+
+
+@cli.command()
+def warmup() -> None:
+    """Compile and cache every kernel now (useful after installing, or in a container image)."""
+    warmed = engines.warm_up()
+    click.echo(f"sudokit: kernels compiled and cached ({', '.join(warmed)})")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the command line; unexpected failures print one line (set SUDOKIT_DEBUG=1 for the
+    traceback) and exit with status 70 rather than dumping a traceback on the user."""
+    try:
+        cli.main(args=argv, prog_name="sudokit")
+    except SystemExit as done:
+        # click answers a closed output pipe by exiting 1 quietly, with stdout and stderr
+        # replaced by wrappers that swallow the rest; 1 means "a puzzle had no solution" here
+        if done.code == 1 and "PacifyFlushWrapper" in type(sys.stdout).__name__:
+            sys.exit(ExitCode.BROKEN_PIPE)
+        try:  # the pipe may close after the last write: flush here, not at interpreter exit
+            sys.stdout.flush()
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush
+            sys.exit(ExitCode.BROKEN_PIPE)
+        raise
+    except Exception as error:  # click handles its own errors and exits before this
+        if os.environ.get("SUDOKIT_DEBUG"):
+            raise
+        warn(f"sudokit: internal error: {type(error).__name__}: {error} (set SUDOKIT_DEBUG=1 for details)")
+        sys.exit(ExitCode.INTERNAL)
+
+
+def board_of(record: Record, tally: Tally, out: IO[str], block: bool = True) -> Board | None:
+    """The record's board; None for a malformed record, reported (marker on stdout, message
+    on stderr)."""
+    if record.board is not None:
+        return record.board
+    tally.add("error")
+    warn(str(record.error))
+    out.write(marker(record.format if block else "line", "error"))
+    return None

@@ -1,0 +1,282 @@
+"""The commands that answer a person's questions: how hard (rate), why (explain), what next
+(hint), a new puzzle (generate), the same puzzle in canonical form or shuffled (canon,
+shuffle)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from typing import IO, Callable
+
+import click
+import numpy as np
+
+from .. import logic
+from ..board import Record
+from ..canon import canonical
+from ..canon import shuffle as shuffled
+from ..formats import FORMATS, format_board
+from ..generator import DEFAULT_ATTEMPTS, SYMMETRIES, GenerationError
+from ..generator import generate_iter as make_puzzles
+from ..results import ExitCode, SolveStatus, Tally
+from .base import (
+    MARKERS, board_of, check_symbols, cli, interruptible, marker, parse_shape, records, warn, where,
+)
+
+
+# -- the human side: hints, explanations, ratings --------------------------------------------
+
+
+def _human_options(command: Callable) -> Callable:
+    """Options shared by ``rate``, ``explain`` and ``hint`` (puzzles in, no search budget)."""
+    options = [
+        click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, allow_dash=True)),
+        click.option("--format", "input_format", type=click.Choice(FORMATS), help="Input format (default: detected from the first puzzle)."),
+        click.option("--shape", callback=parse_shape, metavar="HxW|N", help="Box shape such as 2x3, or board size (default: from the input)."),
+        click.option("--symbols", callback=check_symbols, metavar="CHARS", help="The symbols of values 1..n (default: inferred)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _unratable(status: str, source: str, record: Record, tally: Tally, out: IO[str]) -> None:
+    """A puzzle with no solution or several: marked on stdout, said on stderr, as ``solve
+    --unique`` does."""
+    tally.add(status)
+    warn(f"{where(source, record)}: {MARKERS[status]}: hints and ratings need exactly one solution")
+    out.write(marker("line", status))
+
+
+@cli.command()
+@_human_options
+@click.option("--to", "output", type=click.Choice(["text", "tsv", "json"]), default="text", show_default=True,
+              help="text: puzzle level score; tsv: the same tab-separated under a header; json: one object a line, with the techniques used.")
+def rate(files, input_format, shape, symbols, output) -> None:
+    """Rate every puzzle on HoDoKu's scale: its level (easy, medium, hard, unfair, extreme) and
+    score, one line per puzzle."""
+    tally = Tally()
+    out = sys.stdout
+    if output == "tsv":
+        out.write("puzzle\tlevel\tscore\n")
+    with interruptible():
+        for source, record in records(files, input_format, shape, symbols):
+            board = board_of(record, tally, out, block=False)
+            if board is None:
+                continue
+            rating = logic.rate(board)
+            if rating.level is None:
+                _unratable(rating.status.value, source, record, tally, out)
+                continue
+            tally.add("solved")
+            line = board.to_line()
+            if output == "json":
+                out.write(json.dumps({"puzzle": line, "level": rating.level.value, "score": rating.score,
+                                      "solved": rating.solved, "techniques": rating.techniques}) + "\n")
+            else:
+                separator = "\t" if output == "tsv" else " "
+                out.write(separator.join((line, rating.level.value, str(rating.score))) + "\n")
+            out.flush()
+    sys.exit(tally.exit_code)
+
+
+@cli.command()
+@_human_options
+@click.option("--pretty", is_flag=True, help="Draw the candidate grid before each step, the pattern highlighted and the eliminations struck out.")
+def explain(files, input_format, shape, symbols, pretty) -> None:
+    """Explain every puzzle step by step, each step the easiest one available; the puzzle line,
+    numbered steps, then the rating, and an empty line between puzzles."""
+    tally = Tally()
+    out = sys.stdout
+    with interruptible():
+        for source, record in records(files, input_format, shape, symbols):
+            board = board_of(record, tally, out, block=False)
+            if board is None:
+                continue
+            explanation = logic.explain(board)
+            if explanation.status is not SolveStatus.SOLVED:
+                _unratable(explanation.status.value, source, record, tally, out)
+                continue
+            tally.add("solved")
+            out.write(board.to_line() + "\n")
+            if pretty:
+                _print_explanation(explanation, out)
+            else:
+                for number, step in enumerate(explanation.steps, 1):
+                    out.write(f"{number}. {step.text}\n")
+            if not explanation.solved:
+                out.write(f"stuck: no technique applies after {len(explanation.steps)} steps\n")
+            out.write(f"rating: {explanation.rating.level} (score {explanation.rating.score})\n\n")
+            out.flush()
+    sys.exit(tally.exit_code)
+
+
+@cli.command()
+@_human_options
+def hint(files, input_format, shape, symbols) -> None:
+    """The easiest next step for every puzzle, one line each ('solved' for a complete board,
+    'stuck' when no technique applies)."""
+    tally = Tally()
+    out = sys.stdout
+    with interruptible():
+        for source, record in records(files, input_format, shape, symbols):
+            board = board_of(record, tally, out, block=False)
+            if board is None:
+                continue
+            try:
+                step = logic.hint(board)
+            except logic.NotUnique as error:
+                _unratable(error.status.value, source, record, tally, out)
+                continue
+            tally.add("solved")
+            if step is not None:
+                out.write(step.text + "\n")
+            else:
+                out.write("solved\n" if board.status().complete else "stuck: no technique applies\n")
+            out.flush()
+    sys.exit(tally.exit_code)
+
+
+def _print_explanation(explanation, out: IO[str]) -> None:
+    """Each step under the candidate grid it was found on, drawn with rich."""
+    # start-up cost: rich loads only when grids are drawn
+    from rich.console import Console
+
+    from ..render import candidate_grid_text
+
+    console = Console(file=out, highlight=False, soft_wrap=True)
+    grid = logic.CandidateGrid(explanation.puzzle)
+    for number, step in enumerate(explanation.steps, 1):
+        console.print(candidate_grid_text(grid.values, grid.candidates, grid.board.shape, grid.board.symbols, step))
+        console.print(f"{number}. {step.text}")
+        grid.apply(step)
+
+
+# -- new puzzles ------------------------------------------------------------------------------
+
+
+def _parse_score(ctx, param, value: str | None):
+    if value is None:
+        return None
+    low, sep, high = value.partition("-")
+    try:
+        if not sep:
+            return (int(low), None)
+        return (int(low) if low.strip() else None, int(high) if high.strip() else None)
+    except ValueError:
+        raise click.BadParameter(f"expected LOW-HIGH, LOW- or -HIGH (HoDoKu's score), not {value!r}") from None
+
+
+@cli.command()
+@click.option("-n", "--count", type=click.IntRange(min=0), default=1, show_default=True, help="How many puzzles.")
+@click.option("--shape", "board_shape", default="9x9", show_default=True, metavar="NxN|HxW|N",
+              help="Board (9x9, 16x16), box shape (2x3) or board size (6).")
+@click.option("--symmetry", type=click.Choice(SYMMETRIES), default="none", show_default=True,
+              help="Symmetry of the pattern of givens.")
+@click.option("--clues", type=click.IntRange(min=1), metavar="N", help="At most N givens.")
+@click.option("--minimal/--not-minimal", default=True, show_default=True,
+              help="No given can be taken out without losing uniqueness (proven); --not-minimal may stop at --clues.")
+@click.option("--level", metavar="LEVEL", help="HoDoKu's level: easy, medium, hard, unfair, extreme ('hard+' for hard and above).")
+@click.option("--score", callback=_parse_score, metavar="LOW-HIGH", help="HoDoKu's score in this range (LOW- or -HIGH for open ends).")
+@click.option("--seed", type=click.IntRange(min=0), help="The same seed prints the same puzzles, with any --workers.")
+@click.option("--workers", type=click.IntRange(min=1), envvar="SUDOKIT_WORKERS", help="Threads (default: $SUDOKIT_WORKERS, else every CPU).")
+@click.option("--attempts", type=click.IntRange(min=1), metavar="N", help=f"Puzzles carved at most per puzzle asked for (default {DEFAULT_ATTEMPTS:,}).")
+@click.option("--time-limit", type=click.FloatRange(min=0), metavar="SECONDS", help="Stop after this long in all.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), help="Write the puzzles here (default: stdout).")
+@click.option("--to", "output_format", type=click.Choice(FORMATS), default="line", show_default=True, help="Output format.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when stderr is a terminal and -o is a file).")
+def generate(count, board_shape, symmetry, clues, minimal, level, score, seed, workers, attempts, time_limit, output, output_format, progress) -> None:
+    """Generate new puzzles, each with exactly one solution (proven), streamed as they are
+    made. A target the budget cannot reach (--clues, --level, --score) stops with what was
+    made and exit status 3."""
+    try:
+        stream = make_puzzles(
+            None if count == 0 else count, shape=board_shape, symmetry=symmetry, clues=clues,
+            minimal=minimal, level=level, score=score, seed=seed, workers=workers,
+            attempts=attempts, time_limit=time_limit,
+        )  # fmt: skip
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    out = click.open_file(output or "-", "w")
+    show = progress if progress is not None else (sys.stderr.isatty() and bool(output) and output != "-")
+    made = 0
+    with contextlib.ExitStack() as stack, interruptible():
+        stack.enter_context(out)
+        advance = _generate_progress(stack, count) if show else None
+        try:
+            for board in stream:
+                out.write(format_board(board, output_format))
+                out.flush()
+                made += 1
+                if advance is not None:
+                    advance()
+        except GenerationError as error:
+            warn(f"sudokit: {error}")
+            sys.exit(ExitCode.UNKNOWN)
+    sys.exit(ExitCode.OK)
+
+
+def _generate_progress(stack, count: int):
+    """A rich progress bar on stderr for ``generate``; returns the function that advances it."""
+    # start-up cost: rich's progress bar imports only when a terminal shows one
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
+
+    bar = stack.enter_context(Progress(
+        "puzzles", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), "eta", TimeRemainingColumn(),
+        console=Console(stderr=True),
+    ))
+    task = bar.add_task("generate", total=count or None)
+    return lambda: bar.advance(task)
+
+
+# -- equivalent boards: canonical forms and shuffles --------------------------------------------
+
+
+@cli.command()
+@_human_options
+def canon(files, input_format, shape, symbols) -> None:
+    """The canonical (minlex) form of every 9x9 puzzle, one line each: the smallest of its
+    equivalent rearrangements, '.' for empty and the digits renamed 1-9 in order of first
+    appearance. Equivalent puzzles, and only they, print the same line."""
+    tally = Tally()
+    out = sys.stdout
+    with interruptible():
+        for source, record in records(files, input_format, shape, symbols):
+            board = board_of(record, tally, out, block=False)
+            if board is None:
+                continue
+            try:
+                line = canonical(board)
+            except ValueError as error:  # not 9x9, or givens that repeat
+                conflicts = board.status().conflicts
+                tally.add("error")
+                warn(f"{where(source, record, conflicts[0].cells[0] if conflicts else None)}: {error}")
+                out.write(marker("line", "error"))
+                continue
+            tally.add("solved")
+            out.write(line + "\n")
+            out.flush()
+    sys.exit(tally.exit_code)
+
+
+@cli.command()
+@_human_options
+@click.option("--seed", type=int, help="Seed of the random moves (default: fresh each run); the same seed prints the same boards.")
+def shuffle(files, input_format, shape, symbols, seed) -> None:
+    """A random equivalent of every puzzle, in the input's format: bands, rows in a band,
+    stacks and columns in a stack reordered, transposed (square boxes) and values renamed, each
+    rearrangement equally likely."""
+    rng = np.random.default_rng(seed)
+    tally = Tally()
+    out = sys.stdout
+    with interruptible():
+        for _source, record in records(files, input_format, shape, symbols):
+            board = board_of(record, tally, out)
+            if board is None:
+                continue
+            tally.add("solved")
+            out.write(format_board(shuffled(board, rng), record.format))
+            out.flush()
+    sys.exit(tally.exit_code)
