@@ -27,7 +27,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("sudokit.engines",),  # the one place that picks a kernel
     ("sudokit.solver", "sudokit.optimize", "sudokit.batch", "sudokit.logic", "sudokit.leetcode", "sudokit.render", "sudokit.canon"),
     ("sudokit.generator",),  # new puzzles: carving over the solver, levels from the logic
-    ("sudokit.cli", "sudokit.pipeline", "sudokit.distributed", "sudokit.__main__", "sudokit"),
+    ("sudokit.cli", "sudokit.web", "sudokit.pipeline", "sudokit.distributed", "sudokit.__main__", "sudokit"),
 ]
 
 #: imports inside functions, and why they are there
@@ -44,6 +44,7 @@ LATE_IMPORTS = {
     ("sudokit.cli.people", "rich.console"): "start-up cost: only candidate grids and progress bars draw",
     ("sudokit.cli.people", "rich.progress"): "start-up cost: only generate on a terminal shows a bar",
     ("sudokit.cli.people", "sudokit.render"): "start-up cost: render imports rich",
+    ("sudokit.cli.people", "sudokit.web"): "optional extra (sudokit[web]): starlette and uvicorn serve the page",
     ("sudokit.kernels._jit", "numba.core"): "numba's private cache API, which may be missing",
 }
 

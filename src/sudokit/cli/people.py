@@ -1,6 +1,6 @@
 """The commands that answer a person's questions: how hard (rate), why (explain), what next
 (hint), a new puzzle (generate), the same puzzle in canonical form or shuffled (canon,
-shuffle)."""
+shuffle), and the web page (serve)."""
 
 from __future__ import annotations
 
@@ -151,6 +151,22 @@ def _print_explanation(explanation, out: IO[str]) -> None:
         console.print(candidate_grid_text(grid.values, grid.candidates, grid.board.shape, grid.board.symbols, step))
         console.print(f"{number}. {step.text}")
         grid.apply(step)
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (the default serves this machine only).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
+def serve(host, port) -> None:
+    """Serve the web page and its JSON API: paste a puzzle, check, solve, hints, explanations,
+    ratings (needs the web extra: pip install 'sudokit[web]'). Ctrl-C stops it."""
+    try:
+        # optional extra: starlette and uvicorn come with sudokit[web]
+        from ..web import serve as serve_page
+    except ImportError as error:
+        warn(f"sudokit: serve needs the web extra: pip install 'sudokit[web]' ({error})")
+        sys.exit(ExitCode.BAD_INPUT)
+    warn(f"sudokit: serving on http://{'[' + host + ']' if ':' in host else host}:{port}/ (Ctrl-C stops it)")
+    serve_page(host, port)
 
 
 # -- new puzzles ------------------------------------------------------------------------------

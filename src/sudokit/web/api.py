@@ -1,0 +1,313 @@
+"""The JSON API over the library, without the web server: each endpoint checks its request (a
+decoded JSON object), and says how to answer it: one question to the library under a budget,
+whose answer is plain JSON data (``messages.py`` reads the requests and writes the answers).
+
+``app.py`` serves these functions over HTTP; keeping them free of Starlette makes every answer
+testable as a function call. A request that cannot be answered raises :class:`ApiError`, which
+carries the HTTP status and, for a puzzle that does not read, the line and column of the text.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+
+import sudokit
+
+from .. import logic, solver
+from ..board import Board
+from ..canon import canonical as canonical_form
+from ..generator import GenerationError
+from ..generator import generate as make_puzzles
+from ..formats import FORMATS
+from ..logic import Level, NotUnique
+from ..results import SolveResult, SolveStatus
+from ..shape import Shape
+from .messages import (
+    BUDGET_FIELDS,
+    PUZZLE_FIELDS,
+    ApiError,
+    Budget,
+    Json,
+    Settings,
+    board_json,
+    board_of,
+    budget_of,
+    candidates_of,
+    check_fields,
+    conflict_json,
+    integer_field,
+    invalid,
+    kind_of,
+    rating_json,
+    score_of,
+    search_json,
+    step_json,
+    text_field,
+    unknown,
+)
+
+#: the board sizes the page offers (any size the library reads works through the API)
+PAGE_SIZES = (4, 6, 9, 16)
+
+
+# -- the endpoints ------------------------------------------------------------------------------
+#
+# Each endpoint checks its request where it is called (on the event loop: reading a body of
+# at most ``max_body`` bytes takes a few milliseconds at worst) and returns a Task: the
+# library's call, for a worker thread, and the budget it runs under. A bad request is thus
+# refused at once, never queued behind the compiled calls of others.
+
+
+@dataclass(frozen=True)
+class Task:
+    """A checked request: the call that answers it and the budget that bounds it."""
+
+    work: Callable[[], Json]
+    budget: Budget
+
+
+def _unique(board: Board, budget: Budget) -> SolveResult:
+    """Prove the puzzle has one solution within the budget (what hints and ratings need first:
+    the library's logic proves it again, unbudgeted, but that costs the same once it is known)."""
+    return solver.count(board, 2, time_limit=budget.time_limit, node_limit=budget.node_limit)
+
+
+def parse(body: Json, settings: Settings) -> Task:
+    """``POST /api/parse``: the board a text holds, in which format, and its conflicts."""
+    check_fields(body, PUZZLE_FIELDS)
+    board, name = board_of(body)
+    return Task(lambda: {"board": board_json(board), "format": name}, budget_of({}, settings))
+
+
+def solve(body: Json, settings: Settings) -> Task:
+    """``POST /api/solve``: one solution (``unique: true`` also proves it the only one)."""
+    check_fields(body, PUZZLE_FIELDS + BUDGET_FIELDS + ("unique",))
+    board, _ = board_of(body)
+    budget = budget_of(body, settings)
+    unique = body.get("unique", False)
+    if not isinstance(unique, bool):
+        raise invalid(f"unique must be true or false, not {kind_of(unique)}", "unique")
+
+    def work() -> Json:
+        """The library's call, in a worker thread."""
+        result = solver.count(board, 2 if unique else 1, time_limit=budget.time_limit, node_limit=budget.node_limit)
+        return search_json(result, budget)
+
+    return Task(work, budget)
+
+
+def count(body: Json, settings: Settings) -> Task:
+    """``POST /api/count``: the number of solutions up to ``limit`` (default 2: uniqueness)."""
+    check_fields(body, PUZZLE_FIELDS + BUDGET_FIELDS + ("limit",))
+    board, _ = board_of(body)
+    budget = budget_of(body, settings)
+    limit = integer_field(body, "limit", 2, 1, settings.max_count)
+    assert limit is not None
+
+    def work() -> Json:
+        """The library's call, in a worker thread."""
+        result = solver.count(board, limit, time_limit=budget.time_limit, node_limit=budget.node_limit)
+        return search_json(result, budget)
+
+    return Task(work, budget)
+
+
+def hint(body: Json, settings: Settings) -> Task:
+    """``POST /api/hint``: the easiest next step at ``level`` 1, 2 or 3 (default 3), on the
+    board's values, or on the player's ``candidates`` when given."""
+    check_fields(body, PUZZLE_FIELDS + BUDGET_FIELDS + ("candidates", "level"))
+    board, _ = board_of(body)
+    budget = budget_of(body, settings)
+    level = integer_field(body, "level", 3, 1, 3)
+    assert level is not None
+    marks = candidates_of(body, board)
+
+    def work() -> Json:
+        """The library's call, in a worker thread."""
+        unique = _unique(board, budget)
+        answer: Json = {"status": unique.status.value, "level": level, "step": None, "budget": budget.json()}
+        if unique.status is not SolveStatus.SOLVED:
+            answer["conflicts"] = [conflict_json(c) for c in unique.conflicts]
+            return answer
+        try:
+            step = logic.hint(board, candidates=marks)
+        except NotUnique as error:  # cannot happen once proven unique, but the library may say so
+            answer["status"] = error.status.value
+            return answer
+        except ValueError as error:  # the marks leave out a given or the solution's value
+            raise invalid(str(error), "candidates") from None
+        complete = board.status().complete
+        answer.update(step=None if step is None else step_json(step, level), complete=complete, stuck=step is None and not complete)
+        return answer
+
+    return Task(work, budget)
+
+
+def explain(body: Json, settings: Settings) -> Task:
+    """``POST /api/explain``: every step from the board to the end (or to where no technique
+    applies), each at level 3, and the rating; the page replays them forward and back."""
+    check_fields(body, PUZZLE_FIELDS + BUDGET_FIELDS)
+    board, _ = board_of(body)
+    budget = budget_of(body, settings)
+
+    def work() -> Json:
+        """The library's call, in a worker thread."""
+        unique = _unique(board, budget)
+        if unique.status is not SolveStatus.SOLVED:
+            conflicts = [conflict_json(c) for c in unique.conflicts]
+            return {"status": unique.status.value, "steps": [], "solved": False, "rating": None, "conflicts": conflicts, "budget": budget.json()}
+        explanation = logic.explain(board)
+        return {
+            "status": explanation.status.value,
+            "steps": [step_json(step) for step in explanation.steps],
+            "solved": explanation.solved,
+            "rating": rating_json(explanation.rating),
+            "budget": budget.json(),
+        }
+
+    return Task(work, budget)
+
+
+def rate(body: Json, settings: Settings) -> Task:
+    """``POST /api/rate``: the level and score on HoDoKu's scale, and the techniques used."""
+    check_fields(body, PUZZLE_FIELDS + BUDGET_FIELDS)
+    board, _ = board_of(body)
+    budget = budget_of(body, settings)
+
+    def work() -> Json:
+        """The library's call, in a worker thread."""
+        unique = _unique(board, budget)
+        if unique.status is not SolveStatus.SOLVED:
+            conflicts = [conflict_json(c) for c in unique.conflicts]
+            return {"status": unique.status.value, "level": None, "score": None, "conflicts": conflicts, "budget": budget.json()}
+        return {**rating_json(logic.rate(board)), "budget": budget.json()}
+
+    return Task(work, budget)
+
+
+def canonical(body: Json, settings: Settings) -> Task:
+    """``POST /api/canonical``: the puzzle's canonical form (``sudokit.canonical``), the same
+    text for every puzzle equivalent to it."""
+    check_fields(body, PUZZLE_FIELDS)
+    board, _ = board_of(body)
+
+    def work() -> Json:
+        """The library's call, in a worker thread."""
+        try:
+            text = canonical_form(board)
+        except ValueError as error:
+            raise invalid(str(error)) from None
+        return {"canonical": str(text)}
+
+    return Task(work, budget_of({}, settings))
+
+
+def generate(body: Json, settings: Settings) -> Task:
+    """``POST /api/generate``: a new puzzle (``sudokit.generate``) of a ``size`` (default 9),
+    at a ``level`` (``"hard"``, ``"hard+"``) or in a ``score`` range (``[low, high]``, either
+    end null, or ``"low-high"``), with ``symmetry``, ``clues``, ``minimal`` and ``seed`` passed
+    through; the seed used comes back, so the same request makes the same puzzle. The budget's
+    ``time_limit`` goes to the generator where it takes one, and bounds the wait in any case."""
+    check_fields(body, BUDGET_FIELDS + ("size", "level", "score", "symmetry", "clues", "minimal", "seed"))
+    budget = budget_of(body, settings)
+    size = integer_field(body, "size", 9, 4, 16)
+    assert size is not None
+    if Shape.for_size_or_none(size) is None:
+        raise invalid(f"size must be one of {', '.join(map(str, PAGE_SIZES))}, or another size with boxes", "size")
+    minimal = body.get("minimal", True)
+    if not isinstance(minimal, bool):
+        raise invalid(f"minimal must be true or false, not {kind_of(minimal)}", "minimal")
+    level = text_field(body, "level")
+    if level is not None and level.removesuffix("+") not in {item.value for item in Level}:
+        names = ", ".join(item.value for item in Level)
+        raise invalid(f"level must be one of {names}, or one of them and '+' for it and harder ones, not {level!r}", "level")
+    seed = integer_field(body, "seed", None, 0, 2**63 - 1)
+    if seed is None:  # chosen here, and answered, so that the puzzle can be made again
+        seed = random.SystemRandom().randrange(2**31)
+    options: Json = {
+        "shape": f"{size}x{size}",
+        "symmetry": text_field(body, "symmetry"),
+        "clues": integer_field(body, "clues", None, 0, size * size),
+        "minimal": minimal,
+        "level": level,
+        "score": score_of(body),
+        "seed": seed,
+    }
+    options["time_limit"] = budget.time_limit
+
+    def work() -> Json:
+        """The library's call, in a worker thread."""
+        try:
+            [board] = make_puzzles(1, **options)
+        except ValueError as error:  # options the generator refuses (a symmetry it does not know)
+            raise invalid(str(error)) from None
+        except GenerationError as error:  # the draws ran out: an answer, not a bug
+            return {**unknown(budget), "reason": str(error), "puzzle": None, "seed": seed}
+        return {"status": SolveStatus.SOLVED.value, "puzzle": board_json(board), "seed": seed, "level": level, "budget": budget.json()}
+
+    return Task(work, budget)
+
+
+def info(settings: Settings) -> Json:
+    """``GET /api/info``: what this server offers (the page hides what is missing) and allows."""
+    return {
+        "name": "sudokit",
+        "version": sudokit.__version__,
+        "endpoints": sorted(ENDPOINTS),
+        "capabilities": {"generate": True, "canonical": True},
+        "sizes": [{"size": n, "box": [Shape.for_size(n).box_height, Shape.for_size(n).box_width]} for n in PAGE_SIZES],
+        "levels": [level.value for level in Level],
+        "formats": list(FORMATS),
+        "limits": {
+            "max_body": settings.max_body,
+            "time_limit": settings.time_limit,
+            "max_time_limit": settings.max_time_limit,
+            "node_limit": settings.node_limit,
+            "max_node_limit": settings.max_node_limit,
+            "max_count": settings.max_count,
+        },
+    }
+
+
+#: the POST endpoints: name -> the function that checks a request and says how to answer it
+ENDPOINTS: Mapping[str, Callable[[Json, Settings], Task]] = {
+    "parse": parse,
+    "solve": solve,
+    "count": count,
+    "hint": hint,
+    "explain": explain,
+    "rate": rate,
+    "generate": generate,
+    "canonical": canonical,
+}
+
+
+def warm_up() -> None:
+    """Load the compiled kernels the page uses (every page size's search, the logic and its
+    rating), so the first visitor does not wait for them."""
+    for size in PAGE_SIZES:
+        shape = Shape.for_size(size)
+        full = solver.solve(Board.empty(shape)).board
+        assert full is not None
+        cells = full.cells.copy()
+        cells[0] = 0  # one empty cell: a unique puzzle with a one-step hint
+        logic.hint(Board(cells, shape))
+    logic.explain(Board(cells, shape))  # explain rates too: the rating loop is a kernel of its own
+
+
+__all__ = [
+    "ENDPOINTS",
+    "PAGE_SIZES",
+    "ApiError",
+    "Budget",
+    "Settings",
+    "Task",
+    "board_json",
+    "info",
+    "step_json",
+    "unknown",
+    "warm_up",
+]
