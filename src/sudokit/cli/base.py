@@ -19,6 +19,9 @@ from typing import IO, Callable, Iterable, Iterator
 import click
 
 from .. import engines
+from ..canon import canonical
+from ..generator import generate
+from ..logic import rate
 from ..board import Board, Record, read
 from ..formats import FORMATS
 from ..results import ExitCode, Tally
@@ -143,6 +146,13 @@ def cli() -> None:
 def warmup() -> None:
     """Compile and cache every kernel now (useful after installing, or in a container image)."""
     warmed = engines.warm_up()
+    for shape in ("4x4", "9x9"):  # the generation kernels, on both ways of proving uniqueness
+        generate(1, shape=shape, seed=1)
+    warmed.append("generation")
+    rate(generate(1, seed=1)[0])  # the human-style finders and the rating loop
+    warmed.append("logic")
+    canonical("." * 81)
+    warmed.append("canonical forms")
     click.echo(f"sudokit: kernels compiled and cached ({', '.join(warmed)})")
 
 

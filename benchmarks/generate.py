@@ -1,0 +1,272 @@
+"""Benchmark puzzle generation against the pip-installable generators, in one run.
+
+Sections (each can be skipped, see ``--help``):
+
+1. *Unique minimal 9x9*: puzzles/s of ``sudokit.generate`` on one thread and on every core,
+   beside hodoku-py's generator (``SudokuGenerator.generate_sudoku``, HoDoKu's own: unique and
+   minimal, without symmetry) and the other generators that work: lib-sudoku
+   (``gen_unsolved(25)``: unique, a fixed number of givens, not minimal) and py-sudoku
+   (``Sudoku(3).difficulty``: not even unique). A sample of every generator's output is
+   checked here for uniqueness and minimality (sudokit's own counting), and the table says
+   what each delivers.
+2. *Per level*: ``sudokit.generate(level=...)`` against ``hodoku.Generator().generate`` at
+   HoDoKu's five levels, each for up to ``--level-seconds``; sudokit's puzzles are then rated
+   by hodoku-py, which must agree on the level (HoDoKu's own judgement of the output).
+3. *Levels of unconstrained output*: ``--rated`` puzzles of each generator, rated by sudokit
+   and by hodoku-py.
+4. *Big boards*: the median time of one unique minimal 16x16 and 25x25 puzzle.
+5. *Canonical forms*: ``sudokit.canonical`` per second on Royle's 17-clue puzzles (one call a
+   puzzle) and ``canonical_batch`` on the whole sample.
+
+Targets (issue): >= 100x hodoku-py on unique minimal 9x9, >= 10x at level hard and above, a
+unique minimal 25x25 in <= 5 s median, minlex >= 20,000 puzzles/s on one thread.
+
+    python benchmarks/generate.py
+    python benchmarks/generate.py --count 2000 --level-seconds 30 --big 25x25:3
+    python benchmarks/generate.py --skip levels,big
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = ROOT.parent / "shared" / "data"
+LEVELS = ["easy", "medium", "hard", "unfair", "extreme"]
+
+
+def unique(line: str) -> bool:
+    import sudokit
+
+    return sudokit.count(line, 2).count == 1
+
+
+def minimal(line: str) -> bool:
+    """No given can go without a second solution."""
+    for k, char in enumerate(line):
+        if char != ".":
+            if unique(line[:k] + "." + line[k + 1 :]):
+                return False
+    return True
+
+
+def as_line(cells) -> str:
+    return "".join(str(int(v)) if int(v) else "." for v in cells)
+
+
+def peers() -> dict[str, object]:
+    """name -> a function making one 9x9 puzzle line, for each peer that imports."""
+    found: dict[str, object] = {}
+    try:
+        from hodoku.generator.generator import SudokuGenerator
+
+        raw = SudokuGenerator()
+
+        def hodoku_raw() -> str:
+            return raw.generate_sudoku(False).replace("0", ".")
+
+        found["hodoku-py (SudokuGenerator)"] = hodoku_raw
+    except ImportError:
+        print("hodoku-py is missing (pip install -e '.[bench-peers]')", file=sys.stderr)
+    try:
+        import lib_sudoku
+
+        def lib() -> str:
+            return as_line(lib_sudoku.gen_unsolved(25))
+
+        found["lib-sudoku gen_unsolved(25)"] = lib
+    except ImportError:
+        pass
+    try:
+        from sudoku import Sudoku
+
+        def py_sudoku() -> str:
+            board = Sudoku(3).difficulty(0.6).board
+            return "".join(str(v) if v else "." for row in board for v in row)
+
+        found["py-sudoku difficulty(0.6)"] = py_sudoku
+    except ImportError:
+        pass
+    return found
+
+
+def timed(make, seconds: float, most: int) -> tuple[list[str], float]:
+    """Call ``make`` until ``seconds`` pass or ``most`` puzzles are made: (puzzles, seconds)."""
+    made = []
+    start = time.perf_counter()
+    while len(made) < most and time.perf_counter() - start < seconds:
+        made.append(make())
+    return made, time.perf_counter() - start
+
+
+def quietly(function, *args, **kwargs):
+    """Call with stdout and stderr sent to /dev/null (lib-sudoku prints its restarts)."""
+    sys.stdout.flush()
+    saved = os.dup(1), os.dup(2)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    try:
+        return function(*args, **kwargs)
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        os.close(null)
+
+
+def section_minimal(args) -> None:
+    import sudokit
+
+    print(f"\n## unique minimal 9x9 ({args.count} puzzles from sudokit, up to {args.peer_seconds:.0f} s a peer)\n")
+    print(f"{'generator':34} {'puzzles':>8} {'per sec':>10} {'ms each':>9} {'unique':>8} {'minimal':>8} {'givens':>7} {'sudokit/this':>13}")
+    rows = []
+    start = time.perf_counter()
+    ours = sudokit.generate(args.count, seed=args.seed, workers=1)
+    ours_s = time.perf_counter() - start
+    lines = [board.to_line() for board in ours]
+    rows.append(("sudokit (1 thread)", lines, ours_s))
+    start = time.perf_counter()
+    everyone = sudokit.generate(args.count, seed=args.seed + 1, workers=None)
+    rows.append((f"sudokit ({os.cpu_count()} threads)", [b.to_line() for b in everyone], time.perf_counter() - start))
+    for name, make in peers().items():
+        made, spent = quietly(timed, make, args.peer_seconds, args.count)
+        rows.append((name, made, spent))
+    base = len(rows[0][1]) / rows[0][2]
+    for name, made, spent in rows:
+        sample = made[: args.check]
+        uniq = sum(unique(line) for line in sample)
+        mini = sum(minimal(line) for line in sample if unique(line))
+        rate = len(made) / spent
+        givens = statistics.mean(81 - line.count(".") for line in made) if made else 0
+        print(
+            f"{name:34} {len(made):8} {rate:10.1f} {1e3 / rate:9.3f} {uniq:4}/{len(sample):<3} {mini:4}/{len(sample):<3} "
+            f"{givens:7.1f} {base / rate:12.1f}x",
+            flush=True,
+        )
+
+
+def section_levels(args) -> None:
+    import hodoku
+
+    import sudokit
+
+    solver = hodoku.Solver()
+    generator = hodoku.Generator()
+    print(f"\n## by level (up to {args.level_seconds:.0f} s each; sudokit's puzzles rated again by hodoku-py)\n")
+    print(f"{'level':8} {'sudokit ms':>11} {'hodoku-py ms':>13} {'made':>9} {'hodoku/sudokit':>15} {'hodoku-py agrees':>17}")
+    for level in LEVELS:
+        wanted = getattr(hodoku.DifficultyType, level.upper())
+        ours, spent = [], 0.0
+        start = time.perf_counter()
+        stream = sudokit.generate_iter(None, level=level, seed=args.seed, workers=1)
+        while time.perf_counter() - start < args.level_seconds and len(ours) < args.level_count:
+            ours.append(next(stream).to_line())
+        spent = time.perf_counter() - start
+        stream.close()
+        theirs, their_spent = timed(lambda: generator.generate(wanted, symmetric=False), args.level_seconds, args.level_count)
+        agree = sum(solver.rate(line).level.name.lower() == level for line in ours)
+        ours_ms = 1e3 * spent / max(len(ours), 1)
+        theirs_ms = 1e3 * their_spent / max(len(theirs), 1)
+        ratio = f"{theirs_ms / ours_ms:14.1f}x" if theirs else f"{'none made':>15}"
+        print(f"{level:8} {ours_ms:11.2f} {theirs_ms:13.1f} {len(ours):4}/{len(theirs):<4} {ratio} {agree:8}/{len(ours):<8}", flush=True)
+
+
+def section_rated(args) -> None:
+    import hodoku
+
+    import sudokit
+
+    solver = hodoku.Solver()
+    print(f"\n## levels of unconstrained output ({args.rated} puzzles each; rows: the generator and the rater)\n")
+    print(f"{'':42}" + "".join(f"{level:>9}" for level in LEVELS) + f"{'same':>8}")
+    sources = {"sudokit": [b.to_line() for b in sudokit.generate(args.rated, seed=args.seed + 2)]}
+    hodoku_raw = peers().get("hodoku-py (SudokuGenerator)")
+    if hodoku_raw is not None:
+        sources["hodoku-py (SudokuGenerator)"] = [hodoku_raw() for _ in range(args.rated)]  # type: ignore[operator]
+    for name, lines in sources.items():
+        ours = [sudokit.rate(line).level.value for line in lines]
+        theirs = [solver.rate(line).level.name.lower() for line in lines]
+        same = sum(a == b for a, b in zip(ours, theirs))
+        for rater, levels in (("sudokit", ours), ("hodoku-py", theirs)):
+            counts = collections.Counter(levels)
+            print(f"{name + ', rated by ' + rater:42}" + "".join(f"{counts[level]:9}" for level in LEVELS) + (f"{same:5}/{len(lines)}" if rater == "sudokit" else ""))
+
+
+def section_big(args) -> None:
+    import sudokit
+
+    print("\n## big boards: one unique minimal puzzle at a time\n")
+    print(f"{'shape':8} {'puzzles':>8} {'median s':>9} {'min s':>7} {'max s':>7} {'givens':>7}")
+    for item in args.big.split(","):
+        shape, _, count = item.partition(":")
+        times, givens = [], []
+        for k in range(int(count or 3)):
+            start = time.perf_counter()
+            [puzzle] = sudokit.generate(1, shape=shape, seed=args.seed + k, workers=1)
+            times.append(time.perf_counter() - start)
+            givens.append(puzzle.givens)
+        print(f"{shape:8} {len(times):8} {statistics.median(times):9.2f} {min(times):7.2f} {max(times):7.2f} {statistics.mean(givens):7.1f}", flush=True)
+
+
+def section_canonical(args) -> None:
+    import sudokit
+    from sudokit.canon import canonical_batch
+
+    path = args.data / "9x9" / "royle_17clue.txt"
+    if not path.exists():
+        print(f"\n(no {path}: canonical forms skipped)")
+        return
+    lines = [line.split()[0] for line in path.read_text().splitlines()[: args.canon] if len(line.split()[0]) == 81]
+    sudokit.canonical(lines[0])
+    start = time.perf_counter()
+    for line in lines:
+        sudokit.canonical(line)
+    single = len(lines) / (time.perf_counter() - start)
+    values = np.array([[0 if c in ".0" else int(c) for c in line] for line in lines], dtype=np.uint8)
+    start = time.perf_counter()
+    canonical_batch(values)
+    batched = len(lines) / (time.perf_counter() - start)
+    print(f"\n## canonical forms (royle_17clue, {len(lines)} puzzles, one thread)\n")
+    print(f"sudokit.canonical, one call a puzzle: {single:,.0f}/s; canonical_batch: {batched:,.0f}/s")
+
+
+SECTIONS = {"minimal": section_minimal, "levels": section_levels, "rated": section_rated, "big": section_big, "canonical": section_canonical}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
+    parser.add_argument("--count", type=int, default=1000, help="unique minimal 9x9 puzzles sudokit makes (section 1)")
+    parser.add_argument("--peer-seconds", type=float, default=20.0, help="time each peer gets in section 1")
+    parser.add_argument("--check", type=int, default=50, help="puzzles of each generator checked for uniqueness and minimality")
+    parser.add_argument("--level-seconds", type=float, default=20.0, help="time each generator gets per level")
+    parser.add_argument("--level-count", type=int, default=50, help="puzzles at most per level and generator")
+    parser.add_argument("--rated", type=int, default=300, help="puzzles rated in section 3")
+    parser.add_argument("--big", default="16x16:5,25x25:2", help="shape:count pairs for section 4")
+    parser.add_argument("--canon", type=int, default=20000, help="Royle puzzles in section 5")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--skip", default="", help="comma-separated sections to skip: " + ",".join(SECTIONS))
+    args = parser.parse_args()
+
+    import sudokit
+
+    skip = set(filter(None, args.skip.split(",")))
+    sudokit.generate(1, seed=1)  # compile (or load) the kernels before any clock starts
+    sudokit.rate(sudokit.generate(1, seed=1)[0])
+    print(f"sudokit {sudokit.__version__}, {os.cpu_count()} CPUs")
+    for name, section in SECTIONS.items():
+        if name not in skip:
+            section(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
