@@ -523,11 +523,16 @@ def test_canonical_matches_the_library(app):
     (b'"text"', "not a string"),
     (b'{"puzzle": NaN}', "NaN"),
     (b"\xff\xfe\xfa", "not"),
-    (b"[" * 5000 + b"]" * 5000, "not JSON"),
+    (b"[" * 5000 + b"]" * 5000, "nested over 32 deep"),
 ])  # fmt: skip
 def test_a_body_that_is_not_a_json_object_is_400(app, content, words):
     body = refused(request(app, "POST", "/api/solve", content=content), 400, words)
     assert body["kind"] == "json"
+
+
+def test_brackets_inside_a_string_are_not_nesting(app):
+    text = '{"puzzle": "' + "[" * 100 + '\\"' + "]" * 100 + '"}'
+    refused(request(app, "POST", "/api/solve", content=text.encode()), 422, "line 1")
 
 
 @pytest.mark.parametrize("body, field, words", [

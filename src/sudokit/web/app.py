@@ -136,6 +136,8 @@ async def read_json(request: Request, limit: int) -> Json:
     raw = b"".join(chunks)
     if not raw.strip():
         raise ApiError(400, "expected a JSON object in the request body, found nothing", kind="json")
+    if _nesting(raw) > MAX_NESTING:  # json.loads would recurse once a level, up to Python's limit
+        raise ApiError(400, f"the request body is not JSON this API reads: nested over {MAX_NESTING} deep", kind="json")
     try:
         body = json.loads(raw, parse_constant=_no_constant)
     except UnicodeDecodeError:
@@ -148,6 +150,32 @@ async def read_json(request: Request, limit: int) -> Json:
     if not isinstance(body, dict):
         raise ApiError(400, f"expected a JSON object in the request body, not {kind_of(body)}", kind="json")
     return body
+
+
+#: the deepest nesting of arrays and objects a request may have (the API's own go two deep)
+MAX_NESTING = 32
+
+
+def _nesting(raw: bytes) -> int:
+    """How deep the arrays and objects of a JSON text nest, brackets inside strings aside."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # closing quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return deepest
 
 
 def _no_constant(name: str) -> None:
