@@ -581,7 +581,7 @@ def search(givens, stack, branch_cell, branch_rest, weight, rules, mode, ctl, li
     cells = np.zeros(BANDS, dtype=np.uint64)
     # the values a branch changed: the next propagation looks at them only (after a resume,
     # at all of them: the same fixpoint, a little later)
-    changed = ALL_VALUES
+    changed = np.int64(ALL_VALUES)
     node_stop = ctl[P.NODES] + node_budget
     depth, phase, fresh = resume(ctl)
     if fresh:
@@ -594,7 +594,7 @@ def search(givens, stack, branch_cell, branch_rest, weight, rules, mode, ctl, li
             ctl[P.NODES] += 1
             base = depth * SLOTS
             state = propagate(stack, base, cells, changed, rules)
-            changed = ALL_VALUES
+            changed = np.int64(ALL_VALUES)
             if state >= 0:
                 _blame(state, weight)
                 phase = P.BACKTRACK
@@ -626,7 +626,8 @@ def search(givens, stack, branch_cell, branch_rest, weight, rules, mode, ctl, li
             base = depth * SLOTS
             if not last:  # the level stays for the other values; work on a copy above it
                 depth += 1
-                stack[base + SLOTS : base + 2 * SLOTS] = stack[base : base + SLOTS]
+                for word in range(SLOTS):  # a loop: numba's slice copy compiles a shape check's
+                    stack[base + SLOTS + word] = stack[base + word]  # message (2 s)
                 base += SLOTS
                 branch_rest[depth] = 0
             # place the value: its peers lose it, the cell loses the other values (it is a
@@ -648,7 +649,7 @@ def solve_many(puzzles, rules, mode, limit, node_budget, solutions, counts, node
     solutions and at most ``node_budget`` nodes: the first solution into ``solutions[k]``, the
     count, nodes and guesses, and whether the search space was exhausted. Rows with
     ``counts[k] < 0`` on entry are skipped (the caller's mark for records it set aside)."""
-    levels = LEVELS
+    levels = np.int64(LEVELS)
     stack = np.zeros(levels * SLOTS, dtype=np.uint64)
     branch_cell = np.zeros(levels, dtype=np.int64)
     branch_rest = np.zeros(levels, dtype=np.int64)

@@ -157,7 +157,7 @@ else:
         (operator.lshift, "shl"),
         (operator.rshift, "lshr"),
     ):
-        overload(_operator, inline="always")(_binary(_method))
+        overload(_operator)(_binary(_method))
 
     @intrinsic
     def _invert(typingctx, a):
@@ -166,7 +166,7 @@ else:
 
         return lanes(a), codegen
 
-    @overload(operator.invert, inline="always")
+    @overload(operator.invert)
     def _ol_invert(a):
         if a is lanes:
             return lambda a: _invert(a)
