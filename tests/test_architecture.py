@@ -46,6 +46,10 @@ LATE_IMPORTS = {
     ("sudokit.cli.people", "sudokit.render"): "start-up cost: render imports rich",
     ("sudokit.cli.people", "sudokit.web"): "optional extra (sudokit[web]): starlette and uvicorn serve the page",
     ("sudokit.kernels._jit", "numba.core"): "numba's private cache API, which may be missing",
+    ("sudokit.kernels.aot", "llvmlite.binding"): "start-up cost: the CPU from LLVM only where /proc/cpuinfo is missing",
+    ("sudokit.kernels.aot", "numba.pycc"): "the build only: numba's ahead-of-time compiler (a run never imports numba here)",
+    ("sudokit.kernels.aot", "sudokit.kernels._jit"): "the build only: _jit imports numba",
+    ("sudokit.kernels.aot", "tempfile"): "the build only",
 }
 
 #: kernel modules ``engines`` loads on first use through ``_kernel(name)`` (start-up cost:

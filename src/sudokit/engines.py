@@ -19,7 +19,7 @@ import functools
 import importlib
 import os
 import time
-from types import ModuleType, SimpleNamespace
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -35,21 +35,32 @@ SLICE_SECONDS = 0.05
 #: the node count of the first slice, before the speed of this puzzle is known
 FIRST_SLICE = 20_000
 
-_kernels: dict[str, ModuleType] = {}
+#: kernel modules whose functions the build compiles ahead of time (``kernels/aot.py``)
+AHEAD = ("classic", "hexa", "givens")
+
+_kernels: dict[str, Any] = {}
 
 
 def _kernel(name: str) -> Any:
     """The kernel module ``kernels.<name>``, imported on first use (start-up cost: numba loads
-    only when a search runs; one dictionary lookup afterwards)."""
+    only when a search runs; one dictionary lookup afterwards). For the modules of ``AHEAD``,
+    their functions compiled ahead of time where the build made them for this CPU and these
+    sources: numba is then not imported at all."""
     module = _kernels.get(name)
     if module is None:
-        module = _kernels[name] = importlib.import_module(f".kernels.{name}", __package__)
+        if name in AHEAD:
+            module = _kernel("aot").load(name)
+        if module is None:
+            module = importlib.import_module(f".kernels.{name}", __package__)
+        _kernels[name] = module
     return module
 
 
 def _notify(dispatcher: Any, what: str) -> None:
-    """Say on stderr, once, that a first run compiles ``what``."""
-    _kernel("_jit").notify_compile(dispatcher, what=what)
+    """Say on stderr, once, that a first run compiles ``what`` (a function compiled ahead of
+    time is no numba dispatcher, and compiles nothing)."""
+    if hasattr(dispatcher, "py_func"):
+        _kernel("_jit").notify_compile(dispatcher, what=what)
 
 
 class Search:
@@ -424,7 +435,13 @@ def repeats_a_given(board: Board) -> bool:
     it says where) costs more than solving an easy 16x16 board. Callers ask ``status()`` for
     the details when this says yes."""
     geometry = board.geometry
-    return _kernel("givens").repeat_in(board.cells, geometry.cell_houses, len(geometry.houses))
+    return _kernel("givens").repeat_in(board.cells, _houses_of(geometry), len(geometry.houses))
+
+
+def _houses_of(geometry: Any) -> np.ndarray:
+    """The cells' houses as the kernels take them (a compiled-ahead kernel reads the bytes
+    it is given as the types it was compiled for)."""
+    return np.ascontiguousarray(geometry.cell_houses, dtype=np.int32)
 
 
 def repeats(values: np.ndarray, shape: Shape) -> np.ndarray:
@@ -433,7 +450,7 @@ def repeats(values: np.ndarray, shape: Shape) -> np.ndarray:
     if len(values):
         geometry = shape.geometry
         seen = np.zeros(len(geometry.houses), dtype=np.uint64)
-        _kernel("givens").repeats(np.ascontiguousarray(values), geometry.cell_houses, seen, found)
+        _kernel("givens").repeats(np.ascontiguousarray(values, dtype=np.uint8), _houses_of(geometry), seen, found)
     return found
 
 
@@ -462,7 +479,7 @@ def solve_arrays(
     counts[skip] = -1  # the kernels skip these rows
     if not count:
         return solutions, counts, nodes, guesses, exhausted
-    values = np.ascontiguousarray(values)
+    values = np.ascontiguousarray(values, dtype=np.uint8)
     limit = int(limits.limit)
     node_limit = limits.nodes
     sliced = limits.time_limit is not None and node_limit > _first_slice(shape)
