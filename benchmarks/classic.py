@@ -25,6 +25,16 @@ any check fails.
     python benchmarks/classic.py                      # every set, 5 s per peer and mode
     python benchmarks/classic.py --sets royle_17clue,magictour_top1465 --budget 10
     python benchmarks/classic.py --peers none         # sudokit only
+    python benchmarks/classic.py --peers none --tdoku ~/tdoku/build/run_benchmark
+
+``--tdoku PATH`` runs tdoku's own harness (``run_benchmark``, from a tdoku you built yourself,
+outside this project) beside sudokit in the same run: ``-r 0`` (the puzzles as given, not
+shuffled, so that both see the same ones), ``-f`` in solve mode, and the two measured in turn,
+``--rounds`` times each (default 3), the best of each counting. Its answers are checked by
+the harness itself (it validates solutions while warming up). Every table is followed by the
+CPU's vector extensions and the lane layout of sudokit's 9x9 kernel (numba compiles for the
+host CPU; ``NUMBA_CPU_NAME`` and ``NUMBA_CPU_FEATURES`` make it compile for another one, e.g.
+AVX2 code on an AVX-512 machine).
 """
 
 from __future__ import annotations
@@ -47,7 +57,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "9x9"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _sat import grid_from_model, standard_cnf  # noqa: E402  (needs the line above)
+from _cpu import cpu_line  # noqa: E402  (needs the line above)
+from _sat import grid_from_model, standard_cnf  # noqa: E402
 
 #: sets whose puzzles have several solutions by design, and the one with none
 SEVERAL = {"serg_benchmark", "tdoku_test_multi"}
@@ -106,9 +117,12 @@ class Row:
     guesses: float | None = None  #: guesses per puzzle
     failures: int = 0  #: answers that failed a check
     note: str = ""
+    measured: float | None = None  #: a rate measured elsewhere (tdoku's harness reports its own)
 
     @property
     def rate(self) -> float:
+        if self.measured is not None:
+            return self.measured
         return self.done / self.seconds if self.seconds else 0.0
 
 
@@ -119,13 +133,13 @@ class Verdict:
 
 
 def run_sudokit(name: str, path: Path, lines: list[str], values: np.ndarray, limit: int,
-                min_time: float, verdict: Verdict) -> Row:
+                min_time: float, verdict: Verdict, least_passes: int = 3) -> Row:
     import sudokit
 
     best = None
     passes = 0
     spent = 0.0
-    while passes < 3 or spent < min_time:
+    while passes < least_passes or spent < min_time:
         start = time.perf_counter()
         result = sudokit.solve_batch(values, limit=limit)
         elapsed = time.perf_counter() - start
@@ -187,6 +201,41 @@ def run_single_calls(lines: list[str], limit: int, budget: float) -> Row:
     row.no_guess = float(np.mean(np.array(guesses) == 0))
     row.guesses = float(np.mean(guesses))
     return row
+
+
+def run_tdoku(harness: str, path: Path, limit: int, seconds: int) -> Row:
+    """One run of tdoku's own harness on the file: its rate, share without a guess and
+    guesses a puzzle, as it reports them (``-c1``: one CSV line)."""
+    argv = [harness, "-r", "0", "-s", "tdoku", "-c1", "-t", str(seconds), "-w", "1"]
+    argv += (["-f"] if limit == 1 else []) + [str(path)]
+    done = subprocess.run(argv, capture_output=True, text=True)
+    row = Row("tdoku (its own harness, -r 0)")
+    fields = done.stdout.strip().splitlines()[-1].split(",") if done.stdout.strip() else []
+    try:
+        rate, _, no_guess, guesses = (float(x) for x in fields[-4:])
+    except ValueError:
+        row.note = f"the harness failed: {(done.stdout + done.stderr).strip().splitlines()[:1]}"
+        return row
+    row.measured, row.no_guess, row.guesses = rate, no_guess / 100, guesses
+    row.done, row.note = 1, f"-t {seconds}"
+    return row
+
+
+def interleaved(name: str, path: Path, lines: list[str], values: np.ndarray, limit: int, args,
+                verdict: Verdict) -> tuple[Row, Row]:
+    """sudokit and tdoku's harness measured in turn, ``args.rounds`` times: the best of each."""
+    ours: Row | None = None
+    theirs: Row | None = None
+    for _ in range(args.rounds):
+        row = run_sudokit(name, path, lines, values, limit, args.min_time / args.rounds, verdict, least_passes=1)
+        ours = row if ours is None or row.rate > ours.rate else ours
+        other = run_tdoku(args.tdoku, path, limit, args.tdoku_seconds)
+        theirs = other if theirs is None or other.rate > theirs.rate else theirs
+    assert ours is not None and theirs is not None
+    ours.note = f"best of {args.rounds} rounds, interleaved with tdoku"
+    if theirs.measured is not None:
+        theirs.note = f"best of {args.rounds} runs of -t {args.tdoku_seconds}"
+    return ours, theirs
 
 
 class Cutoff(Exception):
@@ -440,7 +489,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-time", type=float, default=1.0, help="least seconds of sudokit passes")
     parser.add_argument("--peers", default="all", help="comma-separated peers, 'all' or 'none': " + ",".join(PEERS))
     parser.add_argument("--no-single", action="store_true", help="skip the one-call-per-board row")
+    parser.add_argument("--tdoku", help="tdoku's run_benchmark (built outside the project), run beside sudokit")
+    parser.add_argument("--tdoku-seconds", type=int, default=2, help="its -t: seconds of each harness run")
+    parser.add_argument("--rounds", type=int, default=3, help="with --tdoku: turns of each, the best counting")
+    parser.add_argument("--no-startup", action="store_true", help="skip the import and first-compile times")
     args = parser.parse_args(argv)
+    if args.tdoku and not os.access(args.tdoku, os.X_OK):
+        parser.error(f"--tdoku {args.tdoku}: not an executable")
 
     import sudokit  # noqa: F401  (import cost is measured apart, below)
 
@@ -455,10 +510,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no puzzle files in {args.data}", file=sys.stderr)
         return 2
 
-    print("## start-up (fresh processes)\n")
-    for state, imported, first in startup_costs():
-        print(f"- {state}: import sudokit {imported:.2f} s; first solve_batch (compile or cache load) {first:.2f} s")
-    print()
+    if not args.no_startup:
+        print("## start-up (fresh processes)\n")
+        for state, imported, first in startup_costs():
+            print(f"- {state}: import sudokit {imported:.2f} s; first solve_batch (compile or cache load) {first:.2f} s")
+        print()
+    machine = f"{cpu_line()}\nsudokit's 9x9 kernel: {kernel_layout()}"
 
     chosen = list(PEERS) if args.peers == "all" else [] if args.peers == "none" else args.peers.split(",")
     peers = {}
@@ -477,8 +534,15 @@ def main(argv: list[str] | None = None) -> int:
         name = path.stem
         lines, values = read_set(path)
         for limit, mode in ((1, "solve"), (2, "uniqueness")):
-            rows = [run_sudokit(name, path, lines, values, limit, args.min_time, verdict)]
+            tdoku_row = None
+            if args.tdoku and name not in NONE:  # its harness takes a puzzle without a solution for an error
+                ours, tdoku_row = interleaved(name, path, lines, values, limit, args, verdict)
+                rows = [ours]
+            else:
+                rows = [run_sudokit(name, path, lines, values, limit, args.min_time, verdict)]
             reference = sudokit_counts(values, limit)
+            if tdoku_row is not None:
+                rows.append(tdoku_row)
             if not args.no_single:
                 rows.append(run_single_calls(lines, limit, min(args.budget, 2.0)))
             for key, (make, label, modes) in peers.items():
@@ -488,11 +552,19 @@ def main(argv: list[str] | None = None) -> int:
                 # a fresh peer per set and mode: an incremental SAT solver keeps what it learnt
                 rows.append(run_peer(label, make(), lines, values, limit, args.budget, reference))
             print(table(f"{name} ({len(lines)}), {mode} (limit {limit})", rows))
+            print(machine, flush=True)
             print(flush=True)
     print(f"verified {verdict.checked} sudokit answers; {len(verdict.failed)} failures")
     for message in verdict.failed[:50]:
         print("  FAIL", message)
     return 1 if verdict.failed else 0
+
+
+def kernel_layout() -> str:
+    """How the classic kernel lays out its words on this machine (it chooses at import)."""
+    from sudokit.kernels import classic
+
+    return getattr(classic, "LAYOUT", "32 x int32 lanes, digit-major")
 
 
 def sudokit_counts(values: np.ndarray, limit: int) -> np.ndarray:

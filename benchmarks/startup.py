@@ -39,6 +39,10 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _cpu import cpu_line  # noqa: E402  (needs the line above)
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
 CASES = ("import", "help", "solve9", "solve16", "solve25", "readme", "install", "rate")
@@ -73,23 +77,6 @@ except SystemExit:
 sys.stdout.flush()
 print("\nCOMPILES " + json.dumps(done[::-1]), file=sys.stderr)
 """
-
-
-def cpu_extensions() -> str:
-    """The vector extensions of this CPU (``/proc/cpuinfo`` flags), and numba's target."""
-    flags: set[str] = set()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("flags"):
-                flags = set(line.split(":", 1)[1].split())
-                break
-    except OSError:
-        return "unknown (no /proc/cpuinfo)"
-    vector = sorted(f for f in flags if f.startswith(("sse", "ssse", "avx", "fma")))
-    target = os.environ.get("NUMBA_CPU_NAME")
-    line = " ".join(vector) or "none"
-    widest = "AVX-512" if "avx512f" in flags else "AVX2" if "avx2" in flags else "no AVX2"
-    return f"{widest}: {line}" + (f" (numba targets {target})" if target else "")
 
 
 def lines() -> dict[str, Path]:
@@ -232,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     base_env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     base_env["SUDOKIT_QUIET"] = "1"
 
-    print(f"CPU: {cpu_extensions()}")
+    print(cpu_line())
     print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at the start; median of {args.repeat} fresh processes\n")
     print("Each cell: wall seconds (CPU seconds of the process); on a busy machine the CPU time is")
     print("what an idle one takes.\n")
