@@ -225,9 +225,9 @@ def test_a_call_without_a_budget_of_its_own_is_given_up_at_the_deadline(monkeypa
     release = threading.Event()
     original = logic.explain
 
-    def slow(board):
+    def slow(board, **options):
         release.wait(10)
-        return original(board)
+        return original(board, **options)
 
     monkeypatch.setattr(logic, "explain", slow)
     start = time.perf_counter()
@@ -249,9 +249,9 @@ def test_a_full_server_answers_503_rather_than_queue_for_ever(monkeypatch):
     release = threading.Event()
     original = logic.rate
 
-    def slow(board):
+    def slow(board, **options):
         release.wait(10)
-        return original(board)
+        return original(board, **options)
 
     monkeypatch.setattr(logic, "rate", slow)
 
@@ -277,9 +277,9 @@ def test_a_bad_request_is_refused_at_once_and_a_wait_for_a_worker_is_bounded(mon
     release = threading.Event()
     original = logic.rate
 
-    def slow(board):
+    def slow(board, **options):
         release.wait(10)
-        return original(board)
+        return original(board, **options)
 
     monkeypatch.setattr(logic, "rate", slow)
 
@@ -309,9 +309,9 @@ def test_long_requests_may_hold_only_half_the_workers(monkeypatch):
     release = threading.Event()
     original = logic.rate
 
-    def slow(board):
+    def slow(board, **options):
         release.wait(10)
-        return original(board)
+        return original(board, **options)
 
     monkeypatch.setattr(logic, "rate", slow)
 

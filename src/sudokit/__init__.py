@@ -14,7 +14,7 @@ from .board import Board, BoardStatus, Conflict, Record, as_board, read, read_te
 from .canon import canonical, equivalent, shuffle
 from .errors import FormatError
 from .generator import GenerationError, generate, generate_iter
-from .logic import Explanation, Level, NotUnique, Rating, Step, explain, hint, rate, rate_batch
+from .logic import Explanation, Level, NotUnique, Rating, SEExplanation, SEStep, Step, explain, explain_se, hint, rate, rate_batch
 from .optimize import maximize, minimize
 from .results import (
     BatchResult,
@@ -44,6 +44,8 @@ __all__ = [
     "NotUnique",
     "OptimumResult",
     "Rating",
+    "SEExplanation",
+    "SEStep",
     "Record",
     "Shape",
     "SolveResult",
@@ -54,6 +56,7 @@ __all__ = [
     "count",
     "equivalent",
     "explain",
+    "explain_se",
     "generate",
     "generate_iter",
     "hint",

@@ -545,6 +545,15 @@ def logic_kernels() -> SimpleNamespace:
     return SimpleNamespace(core=_kernel("logic_core"), solver=_kernel("logic"))
 
 
+@functools.lru_cache(maxsize=None)
+def se_kernels() -> SimpleNamespace:
+    """Sudoku Explainer's rating kernels (9x9): ``core`` (the grid and the hint record),
+    ``chains`` (the chain workspace) and ``rate`` (a step, the rating loop)."""
+    rate = _kernel("se")
+    _notify(rate.rate, "the Sudoku Explainer kernels")
+    return SimpleNamespace(core=_kernel("se_core"), chains=_kernel("se_chains"), rate=rate)
+
+
 def canon_kernel() -> Any:
     """The canonical-form kernel (``kernels/canon.py``), loaded on first use."""
     canon = _kernel("canon")

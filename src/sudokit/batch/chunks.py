@@ -14,8 +14,10 @@ from ..shape import Shape
 
 #: output columns, in the order NDJSON keys and CSV columns are written
 COLUMNS: tuple[str, ...] = ("index", "puzzle", "status", "solution", "count", "guesses", "error")
-#: the columns a rating run adds (``rate=True``, ``sudokit batch --rate``)
-RATING_COLUMNS: tuple[str, ...] = ("level", "score")
+#: the columns a rating run adds (``rate=True``, ``sudokit batch --rate``): HoDoKu's level and
+#: score, Sudoku Explainer's ER/EP/ED (9x9 boards; ``er`` a lower bound where ``se_status`` is
+#: unknown, the per-record budget having run out)
+RATING_COLUMNS: tuple[str, ...] = ("level", "score", "er", "ep", "ed", "se_status")
 
 
 def columns_of(rate: bool) -> tuple[str, ...]:
@@ -74,6 +76,7 @@ class BatchOptions:
     chunk_size: int = DEFAULT_CHUNK_SIZE
     time_limit: float | None = None
     #: rate each puzzle with exactly one solution on HoDoKu's scale (level and score columns)
+    #: and on Sudoku Explainer's (er, ep, ed; the time and node budgets bound it)
     rate: bool = False
 
     def __post_init__(self) -> None:

@@ -44,7 +44,11 @@ def encode_ndjson(columns: dict[str, Any], first_index: int) -> bytes:
     if "level" in columns:
         tails = [
             tail + (',"level":null,"score":null' if level is None else f',"level":"{level}","score":{score}')
-            for tail, level, score in zip(tails, columns["level"], columns["score"])
+            + (',"er":null,"ep":null,"ed":null,"se_status":null' if er is None
+               else f',"er":{er:.1f},"ep":{ep:.1f},"ed":{ed:.1f},"se_status":"{se}"')
+            for tail, level, score, er, ep, ed, se in zip(
+                tails, columns["level"], columns["score"], columns["er"], columns["ep"], columns["ed"], columns["se_status"]
+            )
         ]
     lines = [
         f'{{"index":{i},"puzzle":{p},{names[t]}{s},"count":{c},"guesses":{g}{e}}}\n'
@@ -68,6 +72,7 @@ def encode_csv(columns: dict[str, Any], first_index: int) -> bytes:
     counts = columns["count"].tolist()
     guesses = columns["guesses"].tolist()
     levels, scores = columns.get("level"), columns.get("score")
+    ses = [columns[name] for name in ("er", "ep", "ed", "se_status")] if levels is not None else []
     for k, (puzzle, solution) in enumerate(zip(columns["puzzle"], columns["solution"])):
         bad = status[k] == ERROR
         row = [
@@ -81,6 +86,8 @@ def encode_csv(columns: dict[str, Any], first_index: int) -> bytes:
         ]
         if levels is not None and scores is not None:
             row += ["" if levels[k] is None else levels[k], "" if scores[k] is None else scores[k]]
+            row += ["" if ses[0][k] is None else f"{ses[j][k]:.1f}" for j in range(3)]
+            row += ["" if ses[3][k] is None else ses[3][k]]
         writer.writerow(row)
     return buffer.getvalue().encode("utf-8", "surrogateescape")
 
@@ -105,6 +112,9 @@ def arrow_table(columns: dict[str, Any], first_index: int):
     if rated:
         data["level"] = pa.array(columns["level"], type=pa.string())
         data["score"] = pa.array(columns["score"], type=pa.int64())
+        for name in ("er", "ep", "ed"):
+            data[name] = pa.array(columns[name], type=pa.float64())
+        data["se_status"] = pa.array(columns["se_status"], type=pa.string())
     return pa.table(data, schema=arrow_schema(rated))
 
 
@@ -114,6 +124,7 @@ def arrow_schema(rate: bool = False):
     types = {
         "index": pa.int64(), "puzzle": pa.string(), "status": pa.string(), "solution": pa.string(),
         "count": pa.int64(), "guesses": pa.int64(), "error": pa.string(), "level": pa.string(), "score": pa.int64(),
+        "er": pa.float64(), "ep": pa.float64(), "ed": pa.float64(), "se_status": pa.string(),
     }  # fmt: skip
     return pa.schema([(name, types[name]) for name in columns_of(rate)])
 

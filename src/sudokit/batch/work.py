@@ -8,12 +8,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .. import engines
 from ..board import Record
 from ..errors import FormatError
 from ..formats import line as line_format
 from ..formats import value_table
 from ..logic import rate_batch
-from ..results import ERROR, STATUSES, status_codes
+from ..kernels import protocol as P
+from ..results import ERROR, STATUSES, Limits, status_codes, status_of
 from ..shape import Shape
 from .arrays import solve_batch
 from .chunks import BatchOptions, Chunk, ChunkResult, SourceProblem
@@ -138,19 +140,49 @@ def _uniform_lines(texts: Sequence[Any]) -> tuple[np.ndarray, list[str]] | None:
 
 
 def _solve_records(records: Sequence[Record], options: BatchOptions) -> dict[str, Any]:
-    """Columns for records the main process already parsed (the block formats)."""
+    """Columns for records the main process already parsed (the block formats, and the
+    variant formats, whose boards each carry their own rules and are searched one by one)."""
     size = len(records)
     puzzles: list[str] = []
     errors: dict[int, str] = {}
     groups: _Group = {}
+    variants: list[int] = []
     for k, record in enumerate(records):
         if record.board is None:
             puzzles.append(record.text)
             errors[k] = str(record.error)
             continue
+        if not record.board.plain:
+            puzzles.append(record.text.strip())
+            variants.append(k)
+            continue
         puzzles.append(record.board.to_line())
         groups.setdefault((record.board.shape, record.board.symbols), []).append((k, record.board.cells))
-    return _solve_groups(size, puzzles, np.zeros(size, dtype=bool), np.zeros((0, 81), np.uint8), groups, errors, options)
+    columns = _solve_groups(size, puzzles, np.zeros(size, dtype=bool), np.zeros((0, 81), np.uint8), groups, errors, options)
+    for k in variants:
+        _solve_variant(k, records[k], options, columns)
+    return columns
+
+
+def _solve_variant(k: int, record: Record, options: BatchOptions, columns: dict[str, Any]) -> None:
+    """Search one variant board (its houses, cages and candidates its own) into row ``k`` of
+    the columns, as ``solve_batch`` would have: the same statuses, counts and guesses."""
+    board = record.board
+    assert board is not None
+    if engines.repeats_a_given(board):
+        found, exhausted, guesses, solution = 0, True, 0, None
+    else:
+        search = engines.search_for(board)
+        code = search.run(Limits(options.limit, options.time_limit, options.node_limit))
+        found, exhausted, guesses = search.count, code == P.DONE, search.guesses
+        solution = search.solution().to_line() if found else None
+    columns["status"][k] = STATUSES.index(status_of(found, exhausted, options.limit).value)
+    columns["count"][k] = found
+    columns["guesses"][k] = guesses
+    columns["solution"][k] = solution
+    for name in ("level", "score"):
+        if name in columns:
+            columns[name][k] = None  # the technique engine rates rows, columns and boxes only
 
 
 def _solve_groups(
@@ -207,21 +239,30 @@ def _solve_groups(
         "error": errors,
     }
     if options.rate:
-        columns.update(_ratings(size, fast, fast_values, groups))
+        columns.update(_ratings(size, fast, fast_values, groups, options))
     return columns
 
 
-def _ratings(size: int, fast: np.ndarray, fast_values: np.ndarray, groups: _Group) -> dict[str, list]:
-    """The level and score columns: each puzzle with exactly one solution rated on HoDoKu's
-    scale (``rate_batch`` proves uniqueness itself), None for every other record."""
+def _ratings(size: int, fast: np.ndarray, fast_values: np.ndarray, groups: _Group, options: BatchOptions) -> dict[str, list]:
+    """The rating columns: each puzzle with exactly one solution rated on HoDoKu's scale and
+    (9x9) Sudoku Explainer's, within the record's budget (``rate_batch`` proves uniqueness
+    itself), None for every other record."""
     levels: list[str | None] = [None] * size
     scores: list[int | None] = [None] * size
+    ers: list[float | None] = [None] * size
+    eps: list[float | None] = [None] * size
+    eds: list[float | None] = [None] * size
+    se_status: list[str | None] = [None] * size
     batches = [(np.flatnonzero(fast), fast_values, _CLASSIC)] if len(fast_values) else []
     for (shape, _), members in groups.items():
         batches.append((np.array([k for k, _ in members]), np.stack([cells for _, cells in members]), shape))
     for positions, values, shape in batches:
-        for k, rating in zip(positions.tolist(), rate_batch(values, shape=shape, workers=1)):
+        ratings = rate_batch(values, shape=shape, workers=1, time_limit=options.time_limit, node_limit=options.node_limit)
+        for k, rating in zip(positions.tolist(), ratings):
             if rating.level is not None:
                 levels[k] = rating.level.value
                 scores[k] = rating.score
-    return {"level": levels, "score": scores}
+            if rating.er is not None:
+                ers[k], eps[k], eds[k] = rating.er, rating.ep, rating.ed
+                se_status[k] = None if rating.se_status is None else rating.se_status.value
+    return {"level": levels, "score": scores, "er": ers, "ep": eps, "ed": eds, "se_status": se_status}

@@ -49,28 +49,59 @@ def _unratable(status: str, source: str, record: Record, tally: Tally, out: IO[s
     out.write(marker("line", status))
 
 
+def _scale_options(command: Callable) -> Callable:
+    """``--scale`` and the budget Sudoku Explainer's rating takes (``rate``, ``explain``)."""
+    options = [
+        click.option("--scale", type=click.Choice(["hodoku", "se"]), default="hodoku", show_default=True,
+                     help="hodoku: HoDoKu's level and score; se: Sudoku Explainer's ER/EP/ED (9x9).") ,
+        click.option("--time-limit", type=click.FloatRange(min=0), metavar="SECONDS",
+                     help="Budget per puzzle for SE's rating; a puzzle past it is 'unknown' with its lower bound."),
+        click.option("--node-limit", type=click.IntRange(min=1), metavar="N",
+                     help="Budget per puzzle for SE's rating: potentials its chains may process."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
 @cli.command()
 @_human_options
+@_scale_options
 @click.option("--to", "output", type=click.Choice(["text", "tsv", "json"]), default="text", show_default=True,
-              help="text: puzzle level score; tsv: the same tab-separated under a header; json: one object a line, with the techniques used.")
-def rate(files, input_format, shape, symbols, output) -> None:
+              help="text: puzzle level score (or ER/EP/ED); tsv: the same tab-separated under a header; json: one object a line, with the techniques used.")
+def rate(files, input_format, shape, symbols, scale, time_limit, node_limit, output) -> None:
     """Rate every puzzle on HoDoKu's scale: its level (easy, medium, hard, unfair, extreme) and
-    score, one line per puzzle."""
+    score, one line per puzzle; with ``--scale se`` on Sudoku Explainer's: ``ER/EP/ED`` (an
+    'unknown' puzzle, past the budget, shows its lower bound after '>=')."""
     tally = Tally()
     out = sys.stdout
     if output == "tsv":
-        out.write("puzzle\tlevel\tscore\n")
+        out.write("puzzle\tlevel\tscore\n" if scale == "hodoku" else "puzzle\ter\tep\ted\tstatus\n")
     with interruptible():
         for source, record in records(files, input_format, shape, symbols):
             board = board_of(record, tally, out, block=False)
             if board is None:
                 continue
-            rating = logic.rate(board)
-            if rating.level is None:
+            if scale == "se" and not logic.se.supported(board):
+                raise click.UsageError("--scale se rates 9x9 boards only")
+            rating = logic.rate(board, scale=scale, time_limit=time_limit, node_limit=node_limit)
+            if rating.level is None and rating.er is None:
                 _unratable(rating.status.value, source, record, tally, out)
                 continue
-            tally.add("solved")
             line = board.to_line()
+            if scale == "se":
+                unknown = rating.se_status is SolveStatus.UNKNOWN
+                tally.add("unknown" if unknown else "solved")
+                if output == "json":
+                    out.write(json.dumps({"puzzle": line, "er": rating.er, "ep": rating.ep, "ed": rating.ed,
+                                          "status": str(rating.se_status)}) + "\n")
+                elif output == "tsv":
+                    out.write("\t".join((line, f"{rating.er:.1f}", f"{rating.ep:.1f}", f"{rating.ed:.1f}", str(rating.se_status))) + "\n")
+                else:
+                    out.write(f"{line} {'>=' if unknown else ''}{rating.se}\n")
+                out.flush()
+                continue
+            tally.add("solved")
             if output == "json":
                 out.write(json.dumps({"puzzle": line, "level": rating.level.value, "score": rating.score,
                                       "solved": rating.solved, "techniques": rating.techniques}) + "\n")
@@ -83,16 +114,29 @@ def rate(files, input_format, shape, symbols, output) -> None:
 
 @cli.command()
 @_human_options
-@click.option("--pretty", is_flag=True, help="Draw the candidate grid before each step, the pattern highlighted and the eliminations struck out.")
-def explain(files, input_format, shape, symbols, pretty) -> None:
+@_scale_options
+@click.option("--pretty", is_flag=True, help="Draw the candidate grid before each step, the pattern highlighted and the eliminations struck out (HoDoKu's scale).")
+def explain(files, input_format, shape, symbols, scale, time_limit, node_limit, pretty) -> None:
     """Explain every puzzle step by step, each step the easiest one available; the puzzle line,
-    numbered steps, then the rating, and an empty line between puzzles."""
+    numbered steps, then the rating, and an empty line between puzzles. With ``--scale se``
+    the steps are Sudoku Explainer's, each with its rating, then ER/EP/ED."""
     tally = Tally()
     out = sys.stdout
     with interruptible():
         for source, record in records(files, input_format, shape, symbols):
             board = board_of(record, tally, out, block=False)
             if board is None:
+                continue
+            if scale == "se":
+                if not logic.se.supported(board):
+                    raise click.UsageError("--scale se explains 9x9 boards only")
+                path = logic.explain_se(board, time_limit=time_limit, node_limit=node_limit)
+                if path.result is None:
+                    _unratable(path.status.value, source, record, tally, out)
+                    continue
+                tally.add("unknown" if path.status is SolveStatus.UNKNOWN else "solved")
+                out.write(board.to_line() + "\n" + str(path) + "\n\n")
+                out.flush()
                 continue
             explanation = logic.explain(board)
             if explanation.status is not SolveStatus.SOLVED:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
-from .se_chains import DYNAMIC, DYNAMIC_PLUS, MULTIPLE, NISHIO, W_BUDGET, W_OVER, W_WORK, multiple_chains, unary_chains
-from .se_core import HDR, PCELL, apply_hint, copy_hint, load, solved
+from .se_chains import DYNAMIC, DYNAMIC_PLUS, MULTIPLE, NISHIO, W_OVER, borrow_workspace, multiple_chains, unary_chains
+from .se_core import PCELL, apply_hint, borrow_grid, borrow_hint, copy_hint, solved
 from .se_patterns import aligned_exclusion, bug, strong_links, unique_loops
 from .se_rules import als_wing, fish, hidden_set, hidden_single, locking, naked_set, naked_single, xy_wing
 
@@ -54,6 +54,8 @@ BUDGET = 3
 @kernel
 def find(g, ws, h, scratch, best, rule):
     """Whether rule number ``rule`` has a hint; SE's hint in ``h`` if so."""
+    g, ws, h = borrow_grid(g), borrow_workspace(ws), borrow_hint(h)
+    scratch, best = borrow_hint(scratch), borrow_hint(best)
     if rule == 0:
         return hidden_single(g, h)
     if rule == 1:
@@ -119,6 +121,8 @@ def find(g, ws, h, scratch, best, rule):
         return multiple_chains(g, ws, h, MULTIPLE)
     if rule == 31:
         return multiple_chains(g, ws, h, DYNAMIC)
+    if rule == 32:
+        return multiple_chains(g, ws, h, DYNAMIC_PLUS)
     return False
 
 
@@ -126,13 +130,15 @@ def find(g, ws, h, scratch, best, rule):
 def step(g, ws, h, scratch, best, first_rule):
     """The next step: the first rule from ``first_rule`` on with a hint. Returns the rule's
     number, -1 if none applies, -2 if the work budget ran out during a search."""
+    g, ws, h = borrow_grid(g), borrow_workspace(ws), borrow_hint(h)
+    scratch, best = borrow_hint(scratch), borrow_hint(best)
     for rule in range(first_rule, RULES):
-        if rule >= 32:
-            break
-        if find(g, ws, h, scratch, best, rule):
-            return rule
+        ws[13][6] = rule
+        found = find(g, ws, h, scratch, best, rule)
         if ws[13][W_OVER]:
             return -2
+        if found:
+            return rule
     return -1
 
 
@@ -141,10 +147,13 @@ def rate(g, ws, h, scratch, best, res, rates, log, max_steps):
     """Take steps until solved, stuck, ``max_steps`` taken or the budget spent; ER, EP and ED
     (``rates``) as SE computes them, the steps and status in ``res``. ``log[k]`` gets (rule,
     technique, rating in thousandths, cell placed) of step k while it has room."""
+    g, ws, h = borrow_grid(g), borrow_workspace(ws), borrow_hint(h)
+    scratch, best = borrow_hint(scratch), borrow_hint(best)
     while not solved(g):
         if res[R_STEPS] >= max_steps:
             return
         rule = step(g, ws, h, scratch, best, 0)
+        res[R_RULE] = ws[13][6]
         if rule == -2:
             res[R_STATUS] = BUDGET
             return
@@ -152,7 +161,6 @@ def rate(g, ws, h, scratch, best, res, rates, log, max_steps):
             res[R_STATUS] = STUCK
             return
         diff = h[1][0]
-        res[R_RULE] = rule
         k = res[R_STEPS]
         if k < log.shape[0]:
             log[k, 0] = rule

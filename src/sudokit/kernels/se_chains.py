@@ -29,6 +29,8 @@ import numpy as np
 
 from . import se_ids as T
 from ._jit import kernel
+from .bits import borrowed
+from .se_advanced import ADV_MAX, ADV_POOL, basic
 from .se_core import (
     CELL_POS,
     CELL_REGION,
@@ -88,17 +90,35 @@ def new_workspace():
         np.zeros(81, dtype=np.int64),  # 10 source candidates
         np.zeros((27, 10), dtype=np.int64),  # 11 source positions
         np.zeros(NP, dtype=np.int64),  # 12 visit stamps (ancestor counts)
-        np.zeros(4, dtype=np.int64),  # 13 counters: visit stamp, work done, work budget, flags
+        np.zeros(8, dtype=np.int64),  # 13 counters: visit stamp, work done, work budget, flags, work by kind
         np.zeros(64, dtype=np.int64),  # 14 implication buffer: potentials
         np.zeros(64, dtype=np.int64),  # 15 implication buffer: causes
         np.zeros(64, dtype=np.int64),  # 16 implication buffer: hidden parents start
         np.zeros(64, dtype=np.int64),  # 17 implication buffer: hidden parents count
         np.zeros(512, dtype=np.int64),  # 18 implication buffer: hidden parents
         np.zeros(NP, dtype=np.int64),  # 19 BFS queue (ancestor counts)
-        np.zeros((NP * 24, 2), dtype=np.int64),  # 20 cycle nodes (potential, parent node)
+        np.zeros((NP * 24, 3), dtype=np.int64),  # 20 cycle nodes (potential, parent node, depth)
         np.zeros(NP * 24, dtype=np.int64),  # 21 cycle queue
         np.zeros(NP, dtype=np.int64),  # 22 cycle: node of each on potential (stamped)
         np.zeros(NP, dtype=np.int64),  # 23 cycle: stamp
+        np.zeros(NP, dtype=np.int64),  # 24 forcing chains: depth of each potential
+        np.zeros(ADV_MAX, dtype=np.int64),  # 25 advanced potentials (dynamic (+))
+        np.zeros(ADV_MAX, dtype=np.int64),  # 26 ... their parents' start
+        np.zeros(ADV_MAX, dtype=np.int64),  # 27 ... and count
+        np.zeros(ADV_POOL, dtype=np.int64),  # 28 ... the parents
+        np.zeros(2, dtype=np.int64),  # 29 ... counts
+    )
+
+
+@kernel(inline="always")
+def borrow_workspace(ws):
+    return (
+        borrowed(ws[0]), borrowed(ws[1]), borrowed(ws[2]), borrowed(ws[3]), borrowed(ws[4]),
+        borrowed(ws[5]), borrowed(ws[6]), borrowed(ws[7]), borrowed(ws[8]), borrowed(ws[9]),
+        borrowed(ws[10]), borrowed(ws[11]), borrowed(ws[12]), borrowed(ws[13]), borrowed(ws[14]),
+        borrowed(ws[15]), borrowed(ws[16]), borrowed(ws[17]), borrowed(ws[18]), borrowed(ws[19]),
+        borrowed(ws[20]), borrowed(ws[21]), borrowed(ws[22]), borrowed(ws[23]), borrowed(ws[24]),
+        borrowed(ws[25]), borrowed(ws[26]), borrowed(ws[27]), borrowed(ws[28]), borrowed(ws[29]),
     )
 
 
@@ -106,6 +126,16 @@ W_STAMP = 0
 W_WORK = 1
 W_BUDGET = 2
 W_OVER = 3  #: set when the work budget ran out mid-search
+
+
+@kernel(inline="always")
+def over_budget(ws):
+    """Whether the work budget is spent (then flagged: the search must give up)."""
+    ctr = ws[13]
+    if ctr[W_BUDGET] > 0 and ctr[W_WORK] > ctr[W_BUDGET]:
+        ctr[W_OVER] = 1
+        return True
+    return False
 
 
 @kernel(inline="always")
@@ -300,11 +330,13 @@ def ancestors(ws, f, p, virtual):
 
 
 @kernel
-def do_chaining(g, ws, f, y_links, dynamic):
+def do_chaining(g, ws, f, y_links, dynamic, level):
     """Complete frame f (its first potentials already in it and queued by ``seed``) with every
-    implied potential, taking pending "on" potentials first. Returns True on a contradiction
-    (a potential implied both on and off; the frame's ``F_AB_*`` slots say which). The grid is
-    as it was on return; the frame holds what was found until then."""
+    implied potential, taking pending "on" potentials first; at ``level`` 1 and up, once
+    nothing is pending, also what the simple rules find in the reduced grid (``se_advanced``).
+    Returns True on a contradiction (a potential implied both on and off; the frame's
+    ``F_AB_*`` slots say which). The grid is as it was on return; the frame holds what was
+    found until then."""
     cand, pos = g[1], g[2]
     qon, qoff, undo = ws[7], ws[8], ws[9]
     out, causes, hstart, hn, hpool = ws[14], ws[15], ws[16], ws[17], ws[18]
@@ -390,6 +422,23 @@ def do_chaining(g, ws, f, y_links, dynamic):
             if absurd:
                 break
             continue
+        if level > 0:
+            adv = (ws[25], ws[26], ws[27], ws[28], ws[29])
+            n = basic(g, ws[10], adv)
+            added = False
+            for k in range(n):
+                q = ws[25][k]
+                if not in_frame(ws, f, q):
+                    frame_add(ws, f, q, C_ADVANCED)
+                    for j in range(ws[27][k]):
+                        parent = ws[28][ws[26][k] + j]
+                        if in_frame(ws, f, parent):
+                            frame_parent(ws, f, q, parent)
+                    qoff[noff] = q
+                    noff += 1
+                    added = True
+            if added:
+                continue
         break
     for k in range(nundo - 1, -1, -1):
         restore(g, undo[k, 0], undo[k, 1])
@@ -418,6 +467,22 @@ def better(h, found, diff, cplx, sort):
     if cplx != hdr[5]:
         return cplx < hdr[5]
     return sort < hdr[6]
+
+
+@kernel
+def most_complex(h, found, base, sort, least):
+    """The largest complexity (from ``least`` on) at which a hint of base rating ``base`` and
+    sort key ``sort`` would still go before the best so far; ``least - 1`` if none would. The
+    chain searches stop growing past it: a longer chain can not be taken (the result is the
+    same, the work is not)."""
+    if not found:
+        return 1 << 40
+    c = least
+    if not better(h, found, base + length_difficulty(c), c, sort):
+        return least - 1
+    while better(h, found, base + length_difficulty(c + 1), c + 1, sort):
+        c += 1
+    return c
 
 
 @kernel
@@ -480,10 +545,12 @@ BASES = np.array([7.5, 8.0, 8.5, 9.0])
 def multiple_chains(g, ws, h, mode):
     """The best hint of SE's multiple-chain techniques in one mode: Nishio (7.5, X-links only,
     contradictions), cell and region forcing chains (8.0), dynamic forcing chains (8.5: also
-    contradictions and double implications, in a grid that loses each "off" candidate)."""
+    contradictions and double implications, in a grid that loses each "off" candidate) and
+    dynamic forcing chains (+) (9.0: the simple rules join in, ``se_advanced``)."""
     cand = g[1]
     nishio = mode == NISHIO
     dynamic = mode != MULTIPLE
+    level = 1 if mode == DYNAMIC_PLUS else 0
     multiple = mode != NISHIO
     y_links = not nishio
     base = BASES[mode]
@@ -493,8 +560,7 @@ def multiple_chains(g, ws, h, mode):
         card = POP[cand[cell]]
         if not (card > 2 or (card > 1 and dynamic)):
             continue
-        if ws[13][W_BUDGET] > 0 and ws[13][W_WORK] > ws[13][W_BUDGET]:
-            ws[13][W_OVER] = 1
+        if over_budget(ws):
             return found
         nv = 0
         m = cand[cell]
@@ -509,7 +575,7 @@ def multiple_chains(g, ws, h, mode):
             fon = k
             foff = 9
             seed(ws, fon, p_on)
-            if do_chaining(g, ws, fon, y_links, dynamic) and (dynamic or nishio):
+            if do_chaining(g, ws, fon, y_links, dynamic, level) and (dynamic or nishio):
                 c = ancestors(ws, fon, ws[6][fon, F_AB_ON], ws[6][fon, F_AB_VIRTUAL] == 1) + ancestors(
                     ws, fon, ws[6][fon, F_AB_OFF], ws[6][fon, F_AB_VIRTUAL] == 0
                 )
@@ -518,7 +584,7 @@ def multiple_chains(g, ws, h, mode):
                 if offer(g, h, found, kind, mode, d, c, 7, p_on, p_off, True):
                     found = True
             seed(ws, foff, p_off)
-            if do_chaining(g, ws, foff, y_links, dynamic) and (dynamic or nishio):
+            if do_chaining(g, ws, foff, y_links, dynamic, level) and (dynamic or nishio):
                 fs = ws[6]
                 c = ancestors(ws, foff, fs[foff, F_AB_ON], fs[foff, F_AB_VIRTUAL] == 1) + ancestors(
                     ws, foff, fs[foff, F_AB_OFF], fs[foff, F_AB_VIRTUAL] == 0
@@ -530,7 +596,7 @@ def multiple_chains(g, ws, h, mode):
             if card >= 3 and not nishio and dynamic:
                 found = _double(g, ws, h, found, fon, foff, base, mode, p_on, p_off)
             if not nishio:
-                found = _regions(g, ws, h, found, cell, v, fon, y_links, dynamic, multiple, base, mode)
+                found = _regions(g, ws, h, found, cell, v, fon, y_links, dynamic, multiple, base, mode, level)
         if not nishio and (card == 2 or (multiple and card > 2)):
             found = _cell_reduction(g, ws, h, found, cell, nv, base, mode)
     return found
@@ -558,7 +624,7 @@ def _double(g, ws, h, found, fon, foff, base, mode, p_on, p_off):
 
 
 @kernel
-def _regions(g, ws, h, found, cell, v, fon, y_links, dynamic, multiple, base, mode):
+def _regions(g, ws, h, found, cell, v, fon, y_links, dynamic, multiple, base, mode, level):
     """Region forcing chains from the regions of ``cell`` where it is the value's first place:
     what every place of the value in the region implies."""
     pos = g[2]
@@ -584,7 +650,7 @@ def _regions(g, ws, h, found, cell, v, fon, y_links, dynamic, multiple, base, mo
                 f = nxt
                 nxt += 1
                 seed(ws, f, pot(c, v, 1))
-                do_chaining(g, ws, f, y_links, dynamic)
+                do_chaining(g, ws, f, y_links, dynamic, level)
                 frames[nf] = f
             nf += 1
         f0 = frames[0]
@@ -640,97 +706,148 @@ def _cell_reduction(g, ws, h, found, cell, nv, base, mode):
 def unary_chains(g, ws, h):
     """SE's "Forcing Chains & Cycles": bidirectional X-cycles (6.5), Y-cycles (6.5) and cycles
     of both (7.0), forcing X-chains (6.6) and forcing chains (7.0), plus the length penalty;
-    the best of them in ``h``."""
+    the best of them in ``h``.
+
+    SE grows a forcing chain from each candidate until it meets the candidate's opposite; its
+    length is the distance between the two in the implication graph, which is symmetric
+    (a implies b exactly when not-b implies not-a), so the distance is also the least
+    d(s, x) + d(s, not-x) over potentials x, found by growing only half as far (``_distance``).
+    Each pass first measures every candidate's forcing chains that way; the cycles, which need
+    SE's own growth, are then searched no longer than the best of them."""
     cand = g[1]
     found = False
     pend_on = np.zeros(NP, dtype=np.int64)
+    fc = np.full(NP, -1, dtype=np.int64)
     for mode in range(3):
         # SE's three passes: X-links only, Y-links only, both
         x_links = mode != 1
         y_links = mode != 0
+        xy = x_links and y_links
+        fbase = 7.0 if y_links else 6.6
+        fsort = 4 if y_links else 2
+        pre = False
+        pre_d = 0.0
+        pre_c = 0
+        if x_links:
+            for cell in range(81):
+                if POP[cand[cell]] < 2:
+                    continue
+                if over_budget(ws):
+                    return found
+                m = cand[cell]
+                while m:
+                    v = LOW[m & -m]
+                    m &= m - 1
+                    for on in (1, 0):
+                        src = pot(cell, v, on)
+                        cm = most_complex(h, found, fbase, fsort, 3)
+                        if pre:
+                            cm = min(cm, _most_within(pre_d, pre_c, fbase, 3))
+                        fc[src] = -1
+                        if cm < 3:
+                            continue
+                        t = _distance(g, ws, src, y_links, cm - 1)
+                        if t < 0:
+                            continue
+                        fc[src] = t + 1
+                        d = fbase + length_difficulty(t + 1)
+                        if not pre or d < pre_d or (d == pre_d and t + 1 < pre_c):
+                            pre = True
+                            pre_d = d
+                            pre_c = t + 1
         for cell in range(81):
             card = POP[cand[cell]]
             if card < 2:
                 continue
             if not x_links and card > 2:
                 continue
+            if over_budget(ws):
+                return found
             m = cand[cell]
             while m:
                 v = LOW[m & -m]
                 m &= m - 1
                 p_on = pot(cell, v, 1)
-                found = _cycles(g, ws, h, found, p_on, y_links, x_links, pend_on)
+                found = _cycles(g, ws, h, found, p_on, y_links, x_links, pend_on, pre, pre_d, pre_c, fsort)
                 if x_links:
-                    found = _forcing(g, ws, h, found, p_on, y_links)
-                    found = _forcing(g, ws, h, found, p_on - 1, y_links)
+                    for on in (1, 0):
+                        src = pot(cell, v, on)
+                        c = fc[src]
+                        if c > 0:
+                            d = fbase + length_difficulty(c)
+                            kind = T.FORCING_CHAIN if y_links else T.FORCING_X_CHAIN
+                            if offer(g, h, found, kind, 3 if y_links else 1, d, c, fsort, src, src ^ 1, True):
+                                found = True
     return found
 
 
 @kernel
-def _forcing(g, ws, h, found, source, y_links):
-    """SE's doForcingChains from one potential, grown in layers: the first time it implies its
-    own opposite, a forcing chain (the source is false)."""
-    f = 19
-    seed(ws, f, source)
-    fs, pstart, pool = ws[6], ws[1], ws[3]
+def _most_within(bound_d, bound_c, base, least):
+    """The largest complexity (from ``least`` on) of a hint of rating ``base`` + penalty that does
+    not come after (bound_d, bound_c) of the same sort key."""
+    c = least
+    d = base + length_difficulty(c)
+    if d > bound_d or (d == bound_d and c > bound_c):
+        return least - 1
+    while True:
+        d = base + length_difficulty(c + 1)
+        if d > bound_d or (d == bound_d and c + 1 > bound_c):
+            return c
+        c += 1
+
+
+@kernel
+def _distance(g, ws, source, y_links, most):
+    """The length of SE's forcing chain from ``source`` (the distance to its opposite, the
+    layers SE's search needs), or -1 if it is longer than ``most``; grows layers from the
+    source only until no shorter chain can be missed (see ``unary_chains``)."""
+    seen, depth = ws[12], ws[24]
     qa, qb = ws[7], ws[8]
-    out, causes = ws[14], ws[15]
+    out = ws[14]
+    ctr = ws[13]
+    ctr[W_STAMP] += 1
+    st = ctr[W_STAMP]
     buf = np.zeros(32, dtype=np.int64)
     bufc = np.zeros(32, dtype=np.int64)
-    # layer queues: qa holds on potentials, qb off ones
-    na, nb = 0, 0
-    if source & 1:
-        qa[0] = source
-        na = 1
-    else:
-        qb[0] = source
-        nb = 1
-    target_parent = -1
-    while na > 0 or nb > 0:
-        nb2 = nb
-        # on layer
-        for i in range(na):
-            p = qa[i]
-            ws[13][W_WORK] += 1
-            n = on_to_off(g, p, y_links, buf, bufc)
-            for k in range(n):
-                q = buf[k]
-                if q | 1 == source and target_parent < 0:
-                    target_parent = p
-                if not in_frame(ws, f, q):
-                    frame_add(ws, f, q, bufc[k])
-                    frame_parent(ws, f, q, p)
-                    qb[nb2] = q
-                    nb2 += 1
-        # off layer: the offs pending (those queued before this layer's ons, then the new ones)
-        na2 = 0
-        for i in range(nb2):
-            p = qb[i]
-            ws[13][W_WORK] += 1
-            n = off_to_on(g, ws, p, y_links, True, False)
-            for k in range(n):
-                q = out[k]
-                if q & ~1 == source and target_parent < 0:
-                    target_parent = p
-                if not in_frame(ws, f, q):
-                    frame_add(ws, f, q, causes[k])
-                    frame_parent(ws, f, q, p)
-                    qa[na2] = q
-                    na2 += 1
-        na = na2
-        nb = 0
-        if target_parent >= 0:
+    seen[source] = st
+    depth[source] = 0
+    qa[0] = source
+    n = 1
+    best = 1 << 40
+    radius = 0
+    while n > 0:
+        if best <= 2 * radius + 1 or 2 * radius >= most:
             break
-    if target_parent < 0:
-        return found
-    target = source ^ 1
-    # the target's ancestors: itself and the chain back to the source through its parent
-    c = 1 + ancestors(ws, f, target_parent, False)
-    d = (7.0 if y_links else 6.6) + length_difficulty(c)
-    kind = T.FORCING_CHAIN if y_links else T.FORCING_X_CHAIN
-    if offer(g, h, found, kind, 3 if y_links else 1, d, c, 4 if y_links else 2, source, target, True):
-        return True
-    return found
+        nn = 0
+        for i in range(n):
+            p = qa[i]
+            ctr[W_WORK] += 1
+            ctr[5] += 1
+            if p & 1:
+                k = on_to_off(g, p, y_links, buf, bufc)
+                res = buf
+            else:
+                k = off_to_on(g, ws, p, y_links, True, False)
+                res = out
+            for j in range(k):
+                q = res[j]
+                if seen[q] == st:
+                    continue
+                seen[q] = st
+                depth[q] = radius + 1
+                qb[nn] = q
+                nn += 1
+                if seen[q ^ 1] == st:
+                    t = radius + 1 + depth[q ^ 1]
+                    if t < best:
+                        best = t
+        for i in range(nn):
+            qa[i] = qb[i]
+        n = nn
+        radius += 1
+    if best <= most:
+        return best
+    return -1
 
 
 @kernel
@@ -746,10 +863,18 @@ def _is_parent(nodes, child, p):
 
 
 @kernel
-def _cycles(g, ws, h, found, source, y_links, x_links, pend_on):
+def _cycles(g, ws, h, found, source, y_links, x_links, pend_on, pre, pre_d, pre_c, pre_sort):
     """SE's doCycles from an "on" potential: layers of implications; an "on" potential met
     again from the fourth link on closes a cycle. "Off" potentials are not merged (each path
     keeps its own), "on" ones are."""
+    xy = y_links and x_links
+    base = 7.0 if xy else 6.5
+    sort = 4 if xy else (3 if y_links else 2)
+    cmax = most_complex(h, found, base, sort, 4)
+    if pre and sort == pre_sort:
+        cmax = min(cmax, _most_within(pre_d, pre_c, base, 4))
+    if cmax < 4:
+        return found
     nodes, pend_off, onnode, onstamp = ws[20], ws[21], ws[22], ws[23]
     out = ws[14]
     ctr = ws[13]
@@ -760,6 +885,7 @@ def _cycles(g, ws, h, found, source, y_links, x_links, pend_on):
     cap = nodes.shape[0]
     nodes[0, 0] = source
     nodes[0, 1] = -1
+    nodes[0, 2] = 0
     nn = 1
     onstamp[source] = st
     onnode[source] = 0
@@ -771,8 +897,11 @@ def _cycles(g, ws, h, found, source, y_links, x_links, pend_on):
         noff = 0
         for i in range(non):
             pn = pend_on[i]
+            if nodes[pn, 2] + 2 > cmax:
+                break
             p = nodes[pn, 0]
             ctr[W_WORK] += 1
+            ctr[4] += 1
             n = on_to_off(g, p, y_links, buf, bufc)
             for k in range(n):
                 q = buf[k]
@@ -780,6 +909,7 @@ def _cycles(g, ws, h, found, source, y_links, x_links, pend_on):
                     continue
                 nodes[nn, 0] = q
                 nodes[nn, 1] = pn
+                nodes[nn, 2] = nodes[pn, 2] + 1
                 pend_off[noff] = nn
                 noff += 1
                 nn += 1
@@ -787,8 +917,11 @@ def _cycles(g, ws, h, found, source, y_links, x_links, pend_on):
         non = 0
         for i in range(noff):
             pn = pend_off[i]
+            if nodes[pn, 2] + 1 > cmax:
+                break
             p = nodes[pn, 0]
             ctr[W_WORK] += 1
+            ctr[4] += 1
             n = off_to_on(g, ws, p, y_links, x_links, False)
             for k in range(n):
                 q = out[k]
@@ -798,6 +931,7 @@ def _cycles(g, ws, h, found, source, y_links, x_links, pend_on):
                     onstamp[q] = st
                     nodes[nn, 0] = q
                     nodes[nn, 1] = pn
+                    nodes[nn, 2] = nodes[pn, 2] + 1
                     onnode[q] = nn
                     pend_on[non] = nn
                     non += 1

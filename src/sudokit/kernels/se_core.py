@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
+from .bits import borrowed
 
 # -- tables -----------------------------------------------------------------------------------
 
@@ -61,19 +62,55 @@ def _tables():
     for a in range(27):
         for b in range(27):
             cross[a, b] = a != b and bool((in_region[a] & in_region[b]).any())
+    # cell sets as two 64-bit words: cells 0-63, then 64-80
+    def split(cells):
+        lo = hi = 0
+        for c in cells:
+            if c < 64:
+                lo |= 1 << c
+            else:
+                hi |= 1 << (c - 64)
+        return lo, hi
+
+    masks = np.zeros((81 + 81 + 27, 2), dtype=np.uint64)
+    for c in range(81):
+        masks[c] = split([c])
+        masks[81 + c] = split(peers[c])
+    for r in range(27):
+        masks[162 + r] = split(region[r])
     pop = np.array([bin(m).count("1") for m in range(1 << 10)], dtype=np.int64)
     low = np.array([(m & -m).bit_length() - 1 if m else -1 for m in range(1 << 10)], dtype=np.int64)
-    for table in (region, cell_region, cell_pos, peers, sees, in_region, cross, pop, low):
+    for table in (region, cell_region, cell_pos, peers, sees, in_region, cross, pop, low, masks):
         table.setflags(write=False)
-    return region, cell_region, cell_pos, peers, sees, in_region, cross, pop, low
+    return region, cell_region, cell_pos, peers, sees, in_region, cross, pop, low, masks
 
 
-REGION, CELL_REGION, CELL_POS, PEERS, SEES, IN_REGION, CROSS, POP, LOW = _tables()
+REGION, CELL_REGION, CELL_POS, PEERS, SEES, IN_REGION, CROSS, POP, LOW, MASKS = _tables()
+#: rows of ``MASKS`` (a cell set as two words, cells 0-63 and 64-80): the cell itself, its
+#: peers, a region's cells
+CELL_MASK = 0
+PEER_MASK = 81
+REGION_MASK = 162
 
 ALL = 0x3FE  #: every candidate, bits 1..9
 NP = 81 * 9 * 2  #: potentials
 
 # -- the grid ---------------------------------------------------------------------------------
+
+# Each kernel entry borrows its arrays once (``bits.borrowed``: views without reference
+# counts), as the logic kernels do: the finders pass them down and read them out of tuples in
+# their inner loops, where an atomic count per access would cost more than the work.
+
+
+@kernel(inline="always")
+def borrow_grid(g):
+    return (borrowed(g[0]), borrowed(g[1]), borrowed(g[2]))
+
+
+@kernel(inline="always")
+def borrow_hint(h):
+    return (borrowed(h[0]), borrowed(h[1]), borrowed(h[2]), borrowed(h[3]))
+
 
 
 def new_grid():

@@ -11,7 +11,23 @@ import numpy as np
 
 from . import se_ids as T
 from ._jit import kernel
-from .se_core import CELL_REGION, IN_REGION, LOW, POP, REGION, SEES, add_cell, add_elim, clear_hint, empty_cells
+from .bits import popcount
+from .se_core import (
+    CELL_MASK,
+    CELL_REGION,
+    IN_REGION,
+    LOW,
+    MASKS,
+    PEER_MASK,
+    POP,
+    REGION,
+    REGION_MASK,
+    SEES,
+    add_cell,
+    add_elim,
+    clear_hint,
+    empty_cells,
+)
 from .se_rules import _copy, subsets
 
 # -- strong links on one value ----------------------------------------------------------------
@@ -145,17 +161,21 @@ def _group(region, r, mask, links, n, at):
 
 
 @kernel
-def _share(links, a, ea, b, eb):
-    """A region holding every cell of end ``ea`` of link a and end ``eb`` of link b (column,
-    then row, then block, as SE looks), or -1."""
-    for t in (2, 1, 0):
-        r = -1
-        ok = True
-        for x in range(2):
-            li = a if x == 0 else b
-            e = ea if x == 0 else eb
-            for k in range(3):
-                c = links[li, 3 + 3 * e + k]
+def _end_regions(links, n, end_regs, region_ends, nre):
+    """For each end (2 * link + side): the regions holding all its cells, column first, then
+    row, then block (SE's order for the weak link's region); and for each region the ends it
+    holds."""
+    nre[:] = 0
+    for e in range(2 * n):
+        li, x = e // 2, e % 2
+        for t in range(3):
+            end_regs[e, t] = -1
+        k = 0
+        for t in (2, 1, 0):
+            r = -1
+            ok = True
+            for j in range(3):
+                c = links[li, 3 + 3 * x + j]
                 if c < 0:
                     continue
                 rc = CELL_REGION[c, t]
@@ -164,99 +184,159 @@ def _share(links, a, ea, b, eb):
                 elif rc != r:
                     ok = False
                     break
-            if not ok:
-                break
-        if ok and r >= 0:
-            return r
+            if ok and r >= 0:
+                end_regs[e, k] = r
+                k += 1
+                if nre[r] < region_ends.shape[1]:
+                    region_ends[r, nre[r]] = e
+                    nre[r] += 1
+
+
+@kernel
+def _common(end_regs, a, b):
+    """The first region (in a's order) holding both ends, or -1."""
+    for i in range(3):
+        r = end_regs[a, i]
+        if r < 0:
+            break
+        for j in range(3):
+            if end_regs[b, j] == r:
+                return r
     return -1
 
 
 @kernel
-def _sees_end(c, links, li, e):
-    for k in range(3):
-        o = links[li, 3 + 3 * e + k]
-        if o >= 0 and (o == c or not SEES[c, o]):
-            return False
-    return True
+def _end_mask(links, e):
+    """The cells an end must all be seen from, as two words."""
+    li, x = e // 2, e % 2
+    lo = np.uint64(0)
+    hi = np.uint64(0)
+    for j in range(3):
+        c = links[li, 3 + 3 * x + j]
+        if c >= 0:
+            lo |= MASKS[CELL_MASK + c, 0]
+            hi |= MASKS[CELL_MASK + c, 1]
+    return lo, hi
+
+
+@kernel
+def _seen_by(links, e):
+    """Cells seeing every cell of end e (the end's own cells excluded)."""
+    li, x = e // 2, e % 2
+    lo = ~np.uint64(0)
+    hi = ~np.uint64(0)
+    for j in range(3):
+        c = links[li, 3 + 3 * x + j]
+        if c >= 0:
+            lo &= MASKS[PEER_MASK + c, 0]
+            hi &= MASKS[PEER_MASK + c, 1]
+    return lo, hi
 
 
 @kernel
 def strong_links(g, degree, scratch, best):
     """The easiest pattern of ``degree`` strong links (then the one removing most), left in
-    ``best``; True if any."""
+    ``best``; True if any. Depth-first over chains: a link, the side it is entered by, then a
+    link with an end in a region holding the exit end, no place in common with the links so
+    far."""
     cand, pos = g[1], g[2]
     best[0][0] = 0
     links = np.zeros((MAXLINKS, 9), dtype=np.int64)
+    lmask = np.zeros((MAXLINKS, 2), dtype=np.uint64)
+    end_regs = np.zeros((2 * MAXLINKS, 3), dtype=np.int64)
+    region_ends = np.zeros((27, 2 * MAXLINKS), dtype=np.int64)
+    nre = np.zeros(27, dtype=np.int64)
     chain = np.zeros(8, dtype=np.int64)
     ends = np.zeros(8, dtype=np.int64)
     shares = np.zeros(8, dtype=np.int64)
-    tried = np.zeros(8, dtype=np.int64)
-    used_cells = np.zeros(81, dtype=np.int64)
+    used = np.zeros((9, 2), dtype=np.uint64)
+    it_r = np.zeros(8, dtype=np.int64)
+    it_k = np.zeros(8, dtype=np.int64)
+    vmask = np.zeros(2, dtype=np.uint64)
     for v in range(1, 10):
         n = _collect_links(g, v, links)
         if n < degree:
             continue
-        # depth-first over chains: chain[d] the link, ends[d] its start end (0 or 1)
-        depth = 0
-        tried[0] = 0
-        while depth >= 0:
-            if tried[depth] >= 2 * n:
-                depth -= 1
-                if depth >= 0:
-                    _mark(pos, links, chain[depth], v, used_cells, -1)
-                continue
-            li = tried[depth] // 2
-            e = tried[depth] % 2
-            tried[depth] += 1
-            if not _free(pos, links, li, v, used_cells):
-                continue
-            if depth > 0:
-                s = _share(links, chain[depth - 1], 1 - ends[depth - 1], li, e)
-                if s < 0:
+        for li in range(n):
+            r = links[li, 0]
+            m = pos[r, v]
+            lo = np.uint64(0)
+            hi = np.uint64(0)
+            while m:
+                c = REGION[r, LOW[m & -m]]
+                m &= m - 1
+                lo |= MASKS[CELL_MASK + c, 0]
+                hi |= MASKS[CELL_MASK + c, 1]
+            lmask[li, 0] = lo
+            lmask[li, 1] = hi
+        _end_regions(links, n, end_regs, region_ends, nre)
+        vmask[0] = 0
+        vmask[1] = 0
+        for c in range(81):
+            if (cand[c] >> v) & 1:
+                vmask[0] |= MASKS[CELL_MASK + c, 0]
+                vmask[1] |= MASKS[CELL_MASK + c, 1]
+        for start in range(2 * n):
+            chain[0] = start // 2
+            ends[0] = start % 2
+            used[1, 0] = lmask[chain[0], 0]
+            used[1, 1] = lmask[chain[0], 1]
+            depth = 1
+            it_r[1] = 0
+            it_k[1] = 0
+            while depth >= 1:
+                # the next end in a region of the exit end of link depth - 1
+                x = 2 * chain[depth - 1] + 1 - ends[depth - 1]
+                y = -1
+                while it_r[depth] < 3:
+                    r = end_regs[x, it_r[depth]]
+                    if r < 0:
+                        it_r[depth] = 3
+                        break
+                    if it_k[depth] >= nre[r]:
+                        it_r[depth] += 1
+                        it_k[depth] = 0
+                        continue
+                    cand_end = region_ends[r, it_k[depth]]
+                    it_k[depth] += 1
+                    if _common(end_regs, x, cand_end) != r:
+                        continue  # met under an earlier region of x
+                    lj = cand_end // 2
+                    if lmask[lj, 0] & used[depth, 0] or lmask[lj, 1] & used[depth, 1]:
+                        continue
+                    y = cand_end
+                    shares[depth - 1] = r
+                    break
+                if y < 0:
+                    depth -= 1
                     continue
-                shares[depth - 1] = s
-            chain[depth] = li
-            ends[depth] = e
-            if depth + 1 == degree:
-                _links_hint(g, v, links, chain, ends, shares, degree, scratch, best)
-                continue
-            _mark(pos, links, li, v, used_cells, 1)
-            depth += 1
-            tried[depth] = 0
+                chain[depth] = y // 2
+                ends[depth] = y % 2
+                if depth + 1 == degree:
+                    _links_hint(g, v, vmask, links, end_regs, chain, ends, shares, degree, scratch, best)
+                    continue
+                used[depth + 1, 0] = used[depth, 0] | lmask[y // 2, 0]
+                used[depth + 1, 1] = used[depth, 1] | lmask[y // 2, 1]
+                depth += 1
+                it_r[depth] = 0
+                it_k[depth] = 0
     return best[0][0] != 0
 
 
 @kernel
-def _free(pos, links, li, v, used_cells):
-    r = links[li, 0]
-    m = pos[r, v]
-    while m:
-        if used_cells[REGION[r, LOW[m & -m]]]:
-            return False
-        m &= m - 1
-    return True
-
-
-@kernel
-def _mark(pos, links, li, v, used_cells, delta):
-    r = links[li, 0]
-    m = pos[r, v]
-    while m:
-        used_cells[REGION[r, LOW[m & -m]]] += delta
-        m &= m - 1
-
-
-@kernel
-def _links_hint(g, v, links, chain, ends, shares, degree, scratch, best):
+def _links_hint(g, v, vmask, links, end_regs, chain, ends, shares, degree, scratch, best):
     cand = g[1]
     first, last = chain[0], chain[degree - 1]
-    e0, e1 = ends[0], 1 - ends[degree - 1]
-    ring = _share(links, first, e0, last, e1)
+    e0 = 2 * first + ends[0]
+    e1 = 2 * last + 1 - ends[degree - 1]
+    ring = _common(end_regs, e0, e1)
     grouped = 0
     block = False
     rows = False
     cols = False
     low_region = links[first, 0]
+    base_lo = np.uint64(0)
+    base_hi = np.uint64(0)
     for d in range(degree):
         li = chain[d]
         grouped += links[li, 2]
@@ -265,6 +345,8 @@ def _links_hint(g, v, links, chain, ends, shares, degree, scratch, best):
         rows |= t == 1
         cols |= t == 2
         low_region = min(low_region, links[li, 0])
+        base_lo |= MASKS[REGION_MASK + links[li, 0], 0]
+        base_hi |= MASKS[REGION_MASK + links[li, 0], 1]
     if ring >= 0 and (links[first, 0] != low_region or ends[0] != 0):
         return
     diff = BASE_RATINGS[degree - 1]
@@ -274,52 +356,45 @@ def _links_hint(g, v, links, chain, ends, shares, degree, scratch, best):
         diff += 0.2
     elif block or (rows and cols):
         diff += 0.1
-    clear_hint(scratch, T.STRONG_LINKS, diff)
-    removed = 0
-    bit = 1 << v
-    for c in range(81):
-        if not (cand[c] & bit):
-            continue
-        if not _sees_end(c, links, first, e0) or not _sees_end(c, links, last, e1):
-            continue
-        inside = False
-        for d in range(degree):
-            if IN_REGION[links[chain[d], 0], c]:
-                inside = True
-        if ring < 0:
-            for d in range(degree - 1):
-                if IN_REGION[shares[d], c]:
-                    inside = True
-        if not inside:
-            add_elim(scratch, c, v)
-            removed += 1
+    if best[0][0] != 0 and diff > best[1][0]:
+        return
+    val_lo, val_hi = vmask[0], vmask[1]
+    a_lo, a_hi = _seen_by(links, e0)
+    b_lo, b_hi = _seen_by(links, e1)
+    vic_lo = a_lo & b_lo & val_lo & ~base_lo
+    vic_hi = a_hi & b_hi & val_hi & ~base_hi
+    if ring < 0:
+        for d in range(degree - 1):
+            vic_lo &= ~MASKS[REGION_MASK + shares[d], 0]
+            vic_hi &= ~MASKS[REGION_MASK + shares[d], 1]
+    removed = _popcount2(vic_lo, vic_hi)
     if ring >= 0:
         for d in range(degree - 1):
-            a, b = chain[d], chain[d + 1]
-            ea, eb = 1 - ends[d], ends[d + 1]
-            for c in range(81):
-                if not (cand[c] & bit) or not _sees_end(c, links, a, ea) or not _sees_end(c, links, b, eb):
-                    continue
-                inside = False
-                for k in range(degree):
-                    if IN_REGION[links[chain[k], 0], c]:
-                        inside = True
-                if inside:
-                    continue
-                dup = False
-                for k in range(scratch[0][1]):
-                    if scratch[2][k, 0] == c:
-                        dup = True
-                if not dup:
-                    add_elim(scratch, c, v)
-                removed += 1
-    if scratch[0][1] == 0:
+            xa = 2 * chain[d] + 1 - ends[d]
+            xb = 2 * chain[d + 1] + ends[d + 1]
+            p_lo, p_hi = _seen_by(links, xa)
+            q_lo, q_hi = _seen_by(links, xb)
+            w_lo = p_lo & q_lo & val_lo & ~base_lo
+            w_hi = p_hi & q_hi & val_hi & ~base_hi
+            removed += _popcount2(w_lo, w_hi)
+            vic_lo |= w_lo
+            vic_hi |= w_hi
+    if vic_lo == 0 and vic_hi == 0:
         return
     if best[0][0] == 0 or diff < best[1][0] or (diff == best[1][0] and removed > best[0][15]):
+        clear_hint(scratch, T.STRONG_LINKS, diff)
+        for c in range(81):
+            if c < 64:
+                hit = (vic_lo >> np.uint64(c)) & np.uint64(1)
+            else:
+                hit = (vic_hi >> np.uint64(c - 64)) & np.uint64(1)
+            if hit:
+                add_elim(scratch, c, v)
         scratch[0][7] = v
         scratch[0][10] = degree
         scratch[0][12] = grouped
         scratch[0][13] = 1 if ring >= 0 else 0
+        scratch[0][14] = (1 if block else 0) | (2 if rows else 0) | (4 if cols else 0)
         scratch[0][15] = removed
         for d in range(degree):
             for x in range(2):
@@ -328,6 +403,11 @@ def _links_hint(g, v, links, chain, ends, shares, degree, scratch, best):
                     if c >= 0:
                         add_cell(scratch, c)
         _copy(scratch, best)
+
+
+@kernel(inline="always")
+def _popcount2(lo, hi):
+    return popcount(lo) + popcount(hi)
 
 
 # -- unique loops -------------------------------------------------------------------------------

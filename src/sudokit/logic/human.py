@@ -1,5 +1,6 @@
 """Solving the way people do: the next step and why (:func:`hint`), every step to the end
-(:func:`explain`), and how hard that is (:func:`rate`, :func:`rate_batch`), on HoDoKu's scale.
+(:func:`explain`), and how hard that is (:func:`rate`, :func:`rate_batch`), on HoDoKu's scale
+and, for 9x9 boards, on Sudoku Explainer's (``er``, ``ep``, ``ed``; :func:`explain_se`).
 
 All of them want a puzzle with exactly one solution, which they prove first: for a puzzle with
 none or several, ``rate`` and ``explain`` return a result whose ``status`` says so (and no level,
@@ -11,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -20,14 +21,18 @@ from .. import engines, solver
 from ..batch.arrays import solve_batch
 from ..kernels import logic_ids
 from ..board import Board, as_board
-from ..results import SolveStatus
+from ..results import Limits, SolveStatus, limits as checked_limits
 from ..shape import Shape
-from .grid import CandidateGrid, geometry
+from . import se
+from .grid import CandidateGrid, geometry, human_rules
+from .se import SEStep
 from .steps import Step
 from .techniques import BRUTE_FORCE, BY_ID, SOLVING_ORDER, Level, level_of
 
 #: the technique ids the solving loop tries, in order
 ORDER = np.array([technique.id for technique in SOLVING_ORDER], dtype=np.int64)
+#: the scales ``rate`` computes: HoDoKu's, Sudoku Explainer's, or both
+SCALES = ("all", "hodoku", "se")
 
 
 class NotUnique(ValueError):
@@ -50,6 +55,11 @@ class Rating:
     which keeps it on HoDoKu's scale, while ``solved`` says whether the techniques alone
     finished the puzzle. A puzzle without exactly one solution is not rated: ``status`` says
     why, and ``level`` and ``score`` are None.
+
+    ``er``, ``ep`` and ``ed`` are Sudoku Explainer's ratings (9x9 boards; None elsewhere or
+    when not asked for): the hardest step of SE's path, the hardest up to the first placement,
+    the first step's. ``se_status`` is ``unknown`` where a budget stopped SE's rating, and then
+    ``er`` is the best lower bound found.
     """
 
     status: SolveStatus
@@ -60,15 +70,29 @@ class Rating:
     solved: bool = False  #: the techniques finished it without brute force
     steps: int = 0
     elapsed: float = 0.0
+    er: float | None = None
+    ep: float | None = None
+    ed: float | None = None
+    se_status: SolveStatus | None = None
 
     @property
     def rated(self) -> bool:
-        return self.level is not None
+        return self.level is not None or self.er is not None
+
+    @property
+    def se(self) -> str | None:
+        """``ER/EP/ED`` as SE prints them (None when not rated on SE's scale)."""
+        if self.er is None:
+            return None
+        return f"{self.er:.1f}/{self.ep:.1f}/{self.ed:.1f}"
 
     def __str__(self) -> str:
-        if self.level is None:
+        if self.level is None and self.er is None:
             return str(self.status)
-        return f"{self.level} ({self.score})"
+        parts = [] if self.level is None else [f"{self.level} ({self.score})"]
+        if self.er is not None:
+            parts.append(f"SE {self.se}" + (" (unknown: at least)" if self.se_status is SolveStatus.UNKNOWN else ""))
+        return ", ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -91,8 +115,33 @@ class Explanation:
         return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class SEExplanation:
+    """The steps of Sudoku Explainer's path on a 9x9 puzzle (each the first rule's hint, as SE
+    takes it), and the resulting ER/EP/ED (``result``; None for a puzzle without exactly one
+    solution, whose ``status`` says so)."""
+
+    status: SolveStatus
+    puzzle: Board
+    steps: tuple[SEStep, ...]
+    result: se.SEResult | None
+
+    @property
+    def solved(self) -> bool:
+        return self.result is not None and self.result.solved
+
+    def __str__(self) -> str:
+        if self.result is None:
+            return str(NotUnique(self.status, self.puzzle))
+        lines = [f"{number}. {step.text}" for number, step in enumerate(self.steps, 1)]
+        r = self.result
+        lines.append(f"ER/EP/ED {r.er:.1f}/{r.ep:.1f}/{r.ed:.1f}" + (" (unknown: a budget stopped it)" if r.status is SolveStatus.UNKNOWN else ""))
+        return "\n".join(lines)
+
+
 def _unique(board: Board):
     """The puzzle's uniqueness result (status SOLVED: exactly one solution)."""
+    human_rules(board)
     return solver.count(board, 2)
 
 
@@ -152,21 +201,52 @@ def _rating(puzzle: Board, counts: np.ndarray, steps: int, elapsed: float) -> Ra
     )
 
 
-def rate(puzzle: Any, *, shape: Shape | None = None) -> Rating:
-    """How hard a puzzle is, on HoDoKu's scale (see :class:`Rating`).
+def _check_scale(scale: str) -> None:
+    if scale not in SCALES:
+        raise ValueError(f"scale must be one of {', '.join(SCALES)}, not {scale!r}")
+
+
+def _with_se(rating: Rating, board: Board, budget: Limits | None) -> Rating:
+    """The rating with Sudoku Explainer's ER/EP/ED added (9x9 boards only)."""
+    if not se.supported(board):
+        return rating
+    result = se.rate_board(board, budget)
+    return replace(rating, er=result.er, ep=result.ep, ed=result.ed, se_status=result.status,
+                   elapsed=rating.elapsed + result.elapsed)
+
+
+def rate(
+    puzzle: Any,
+    *,
+    shape: Shape | None = None,
+    scale: str = "all",
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+) -> Rating:
+    """How hard a puzzle is, on HoDoKu's scale and (9x9) Sudoku Explainer's (see
+    :class:`Rating`). ``scale``: ``"all"``, ``"hodoku"`` or ``"se"``. ``time_limit`` (seconds)
+    and ``node_limit`` (potentials its chains may process) bound SE's rating, whose hardest
+    puzzles take long; a budget that runs out makes ``se_status`` unknown.
 
     >>> rating = rate(".2738..1..1...6735.......293.5692.8...........6.1745.364.......9518...7..8..6534.")
-    >>> rating.level.value, rating.score
-    ('easy', 180)
+    >>> rating.level.value, rating.score, rating.se
+    ('easy', 180, '1.2/1.2/1.2')
     """
+    _check_scale(scale)
+    budget = checked_limits(1, time_limit, node_limit)
     board = as_board(puzzle, shape)
+    human_rules(board, marks=False)
     start = time.perf_counter()
     unique = _unique(board)
     if unique.status is not SolveStatus.SOLVED:
         return Rating(unique.status, board, None, None, elapsed=time.perf_counter() - start)
     assert unique.board is not None
-    counts, taken = _rate_boards(board.cells[None, :], unique.board.cells[None, :], board.shape)
-    return _rating(board, counts[0], int(taken[0]), time.perf_counter() - start)
+    if scale == "se":
+        rating = Rating(SolveStatus.SOLVED, board, None, None, elapsed=time.perf_counter() - start)
+    else:
+        counts, taken = _rate_boards(board.cells[None, :], unique.board.cells[None, :], board.shape)
+        rating = _rating(board, counts[0], int(taken[0]), time.perf_counter() - start)
+    return rating if scale == "hodoku" else _with_se(rating, board, budget)
 
 
 def rate_solved(puzzles: np.ndarray, solutions: np.ndarray, shape: Shape) -> list[Rating]:
@@ -192,11 +272,19 @@ def rate_batch(
     shape: Shape | None = None,
     workers: int | None = None,
     chunk_size: int = 256,
+    scale: str = "all",
+    time_limit: float | None = None,
+    node_limit: int | None = None,
 ) -> list[Rating]:
     """:func:`rate` for many puzzles of one shape, on ``workers`` threads (default: every CPU;
     the kernels release the GIL). Puzzles are one-line strings, boards or an ``(N, cells)``
-    array; a puzzle that cannot be read raises :class:`sudokit.FormatError` as ``rate`` does."""
+    array; a puzzle that cannot be read raises :class:`sudokit.FormatError` as ``rate`` does.
+    ``scale``, ``time_limit`` and ``node_limit`` as for :func:`rate` (the budget is per puzzle)."""
+    _check_scale(scale)
+    budget = checked_limits(1, time_limit, node_limit)
     boards = [Board(row, shape) for row in puzzles] if isinstance(puzzles, np.ndarray) else [as_board(p, shape) for p in puzzles]
+    for board in boards:
+        human_rules(board, marks=False)
     if not boards:
         return []
     shape = boards[0].shape
@@ -208,14 +296,14 @@ def rate_batch(
     ratable = np.flatnonzero(unique.unique)
     counts = np.zeros((len(boards), 0), dtype=np.int64)
     taken = np.zeros(len(boards), dtype=np.int64)
-    if len(ratable):
+    threads = workers or engines.cpus()
+    if len(ratable) and scale != "se":
         chunks = [ratable[i : i + chunk_size] for i in range(0, len(ratable), chunk_size)]
 
         def run(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             c, t = _rate_boards(values[rows], unique.solutions[rows], shape)
             return rows, c, t
 
-        threads = workers or engines.cpus()
         if threads > 1 and len(chunks) > 1:
             with ThreadPoolExecutor(threads, thread_name_prefix="sudokit-rate") as pool:
                 parts = list(pool.map(run, chunks))
@@ -229,11 +317,42 @@ def rate_batch(
     ratings = []
     for k, board in enumerate(boards):
         if unique.unique[k]:
-            ratings.append(_rating(board, counts[k], int(taken[k]), elapsed))
+            if scale == "se":
+                ratings.append(Rating(SolveStatus.SOLVED, board, None, None, elapsed=elapsed))
+            else:
+                ratings.append(_rating(board, counts[k], int(taken[k]), elapsed))
         else:
             status = SolveStatus(unique.status(k))
             ratings.append(Rating(status, board, None, None, elapsed=elapsed))
+    if scale != "hodoku" and len(ratable) and se.supported(boards[0]):
+        def run_se(k: int) -> Rating:
+            return _with_se(ratings[k], boards[k], budget)
+
+        rows = ratable.tolist()
+        if threads > 1 and len(rows) > 1:
+            with ThreadPoolExecutor(threads, thread_name_prefix="sudokit-se") as pool:
+                done = list(pool.map(run_se, rows))
+        else:
+            done = [run_se(k) for k in rows]
+        for k, rating in zip(rows, done):
+            ratings[k] = rating
     return ratings
+
+
+def explain_se(
+    puzzle: Any, *, shape: Shape | None = None, time_limit: float | None = None, node_limit: int | None = None
+) -> SEExplanation:
+    """The steps Sudoku Explainer's policy takes on a 9x9 puzzle, each with its rating, and
+    its ER/EP/ED; within the budget, as for :func:`rate`."""
+    budget = checked_limits(1, time_limit, node_limit)
+    board = as_board(puzzle, shape)
+    unique = _unique(board)
+    if unique.status is not SolveStatus.SOLVED:
+        return SEExplanation(unique.status, board, (), None)
+    if not se.supported(board):
+        raise ValueError("Sudoku Explainer's scale is for 9x9 boards")
+    steps, result = se.explain_board(board, budget)
+    return SEExplanation(result.status, board, steps, result)
 
 
 def explain(puzzle: Any, *, shape: Shape | None = None) -> Explanation:
@@ -241,7 +360,8 @@ def explain(puzzle: Any, *, shape: Shape | None = None) -> Explanation:
     techniques), until the puzzle is solved or no technique applies; never a guess."""
     board = as_board(puzzle, shape)
     unique = _unique(board)
-    rating = rate(board) if unique.status is SolveStatus.SOLVED else Rating(unique.status, board, None, None)
+    rateable = unique.status is SolveStatus.SOLVED and board.candidates is None  # marks: unrated
+    rating = rate(board, scale="hodoku") if rateable else Rating(unique.status, board, None, None)
     if unique.status is not SolveStatus.SOLVED:
         return Explanation(unique.status, board, (), board, False, rating)
     grid = CandidateGrid(board)

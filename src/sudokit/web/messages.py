@@ -329,7 +329,8 @@ def _house_json(shape: Shape, house: int) -> Json:
 
 
 def rating_json(rating: Rating) -> Json:
-    """A rating on HoDoKu's scale: status, level, score and the steps per technique."""
+    """A rating on HoDoKu's scale (status, level, score, the steps per technique) and, where
+    computed, Sudoku Explainer's ER/EP/ED."""
     return {
         "status": rating.status.value,
         "level": None if rating.level is None else rating.level.value,
@@ -338,6 +339,10 @@ def rating_json(rating: Rating) -> Json:
         "techniques": dict(rating.techniques),
         "steps": rating.steps,
         "elapsed": rating.elapsed,
+        "er": rating.er,
+        "ep": rating.ep,
+        "ed": rating.ed,
+        "se_status": None if rating.se_status is None else rating.se_status.value,
     }
 
 

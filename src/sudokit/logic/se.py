@@ -1,0 +1,332 @@
+"""Sudoku Explainer's scale: ER, EP and ED, and the steps SE's policy takes (9x9 boards).
+
+Sudoku Explainer (SE), and its maintained fork SukakuExplainer, rate a puzzle by solving it
+with the easiest step available at each moment, each step rated by its technique (1.0 for a
+full house up to 11 and more for nested forcing chains, a chain's length adding up to a few
+tenths). ER is the hardest step of the path, EP the hardest up to the first placement, ED the
+first step's rating: three numbers with one decimal, as SE prints them. The rules, their order
+and their ratings are SukakuExplainer 1.18's defaults (``kernels/se.py`` and the ``se_*``
+kernels); a puzzle they cannot finish is SE's "beyond solver", 20.0.
+
+Chains can take long on the hardest puzzles, so every call takes a budget: ``time_limit``
+(seconds) and ``node_limit`` (potentials a chain search may process). A budget that runs out
+gives status ``unknown``, with ``er`` the best lower bound found: the hardest step taken, or the
+easiest rating the rule being searched could still give, whichever is higher.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+import numpy as np
+
+from .. import engines
+from ..board import Board
+from ..kernels import se_ids as T
+from ..results import Limits, SolveStatus
+
+#: SE's rating for a board it cannot finish ("beyond solver")
+BEYOND = 20.0
+#: work units of the first slice of a timed rating, before the speed is known
+FIRST_SLICE = 200_000
+
+_FIXED = {
+    T.DIRECT_POINTING: "Direct Pointing",
+    T.DIRECT_CLAIMING: "Direct Claiming",
+    T.DIRECT_HIDDEN_PAIR: "Direct Hidden Pair",
+    T.NAKED_SINGLE: "Naked Single",
+    T.DIRECT_HIDDEN_TRIPLET: "Direct Hidden Triplet",
+    T.POINTING: "Pointing",
+    T.CLAIMING: "Claiming",
+    T.NAKED_PAIR: "Naked Pair",
+    T.X_WING: "X-Wing",
+    T.HIDDEN_PAIR: "Hidden Pair",
+    T.NAKED_TRIPLET: "Naked Triplet",
+    T.SWORDFISH: "Swordfish",
+    T.HIDDEN_TRIPLET: "Hidden Triplet",
+    T.XY_WING: "XY-Wing",
+    T.XYZ_WING: "XYZ-Wing",
+    T.NAKED_QUAD: "Naked Quad",
+    T.JELLYFISH: "Jellyfish",
+    T.HIDDEN_QUAD: "Hidden Quad",
+    T.WXYZ_WING: "WXYZ-Wing",
+    T.VWXYZ_WING: "VWXYZ-Wing",
+    T.UVWXYZ_WING: "UVWXYZ-Wing",
+    T.TUVWXYZ_WING: "TUVWXYZ-Wing",
+    T.ALIGNED_PAIR: "Aligned Pair Exclusion",
+    T.ALIGNED_TRIPLE: "Aligned Triplet Exclusion",
+    T.FORCING_X_CHAIN: "Forcing X-Chain",
+    T.FORCING_CHAIN: "Forcing Chain",
+    T.NISHIO: "Nishio Forcing Chains",
+}
+_CYCLES = {1: "Bidirectional X-Cycle", 2: "Bidirectional Y-Cycle", 3: "Bidirectional Cycle"}
+#: a multiple chain's mode (the hint's SUB): its name's prefix and suffix
+_MODES = {
+    1: ("", ""),
+    2: ("Dynamic ", ""),
+    3: ("Dynamic ", " (+)"),
+    4: ("Dynamic ", " (+ Forcing Chains)"),
+    5: ("Dynamic ", " (+ Multiple Forcing Chains)"),
+    6: ("Dynamic ", " (+ Dynamic Forcing Chains)"),
+    7: ("Dynamic ", " (+ Dynamic Forcing Chains (+))"),
+    8: ("Dynamic ", " (+ Dynamic Forcing Chains (+ Forcing Chains))"),
+    9: ("Dynamic ", " (+ Dynamic Forcing Chains (+ Multiple Forcing Chains))"),
+}
+_MULTIPLE = {
+    T.CELL_FORCING: "Cell Forcing Chains",
+    T.REGION_FORCING: "Region Forcing Chains",
+    T.CONTRADICTION_FORCING: "Contradiction Forcing Chains",
+    T.DOUBLE_FORCING: "Double Forcing Chains",
+}
+
+
+def technique_name(kind: int, sub: int, hdr: np.ndarray, cells: int) -> str:
+    """SE's name for a hint (``hdr`` is the kernel's hint header)."""
+    if kind in _FIXED:
+        return _FIXED[kind]
+    if kind == T.HIDDEN_SINGLE:
+        return "Full House" if sub == 0 else "Hidden Single"
+    if kind == T.STRONG_LINKS:
+        degree, grouped, ring, lines = int(hdr[10]), int(hdr[12]), int(hdr[13]), int(hdr[14])
+        block, both = bool(lines & 1), (lines & 6) == 6
+        if ring:
+            return f"({degree} Strong Links) {'Grouped ' if grouped else ''}X-Loop"
+        if not block and not both:
+            name = "Skyscraper" if degree == 2 else f"{degree} Skyscrapers"
+        elif not block:
+            name = f"{degree}-String Kite"
+        else:
+            name = "Turbot Fish" if degree == 2 else f"{degree} Strong Links"
+        return ("Grouped " if grouped else "") + name
+    if kind == T.UNIQUE_LOOP:
+        return f"{'Unique Rectangle' if cells == 4 else 'Unique Loop'} type {sub}"
+    if kind == T.BUG:
+        return f"BUG type {sub}"
+    if kind == T.CYCLE:
+        return _CYCLES.get(sub, "Bidirectional Cycle")
+    if kind in _MULTIPLE:
+        prefix, suffix = _MODES.get(sub, ("", ""))
+        return prefix + _MULTIPLE[kind] + suffix
+    return f"technique {kind}"
+
+
+@dataclass(frozen=True)
+class SEStep:
+    """One step of SE's path: the technique, its rating and what it does."""
+
+    name: str
+    rating: float  #: SE's rating of the step (one decimal when printed)
+    placements: tuple[tuple[int, int], ...]  #: (cell, value) placed
+    eliminations: tuple[tuple[int, int], ...]  #: (cell, value) removed
+    cells: tuple[int, ...]  #: the cells of its pattern
+    complexity: int = 0  #: a chain's number of nodes (what its length penalty reads)
+
+    @property
+    def text(self) -> str:
+        """``Forcing Chain (7.2): r6c5<>1``: name, rating, result."""
+        parts = [f"r{c // 9 + 1}c{c % 9 + 1}={v}" for c, v in self.placements]
+        removed: dict[int, list[int]] = {}
+        for c, v in self.eliminations:
+            if (c, v) not in self.placements:
+                removed.setdefault(c, []).append(v)
+        if not self.placements:
+            parts += [f"r{c // 9 + 1}c{c % 9 + 1}<>{'/'.join(map(str, vs))}" for c, vs in removed.items()]
+        return f"{self.name} ({self.rating:.1f}): {', '.join(parts)}"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class SEResult:
+    """ER, EP and ED of one board, and how they were reached."""
+
+    status: SolveStatus  #: SOLVED (rated), UNKNOWN (a budget stopped it; ``er`` is a lower bound)
+    er: float
+    ep: float
+    ed: float
+    steps: int
+    solved: bool  #: SE's rules finished the board (else ER is 20.0, "beyond solver")
+    work: int  #: potentials the chain searches processed
+    elapsed: float
+
+
+class _Engine:
+    """The kernel arrays one thread rates with (reused from board to board)."""
+
+    def __init__(self) -> None:
+        kernels = engines.se_kernels()
+        self.k = kernels
+        self.g = kernels.core.new_grid()
+        self.ws = kernels.chains.new_workspace()
+        self.h = kernels.core.new_hint()
+        self.scratch = kernels.core.new_hint()
+        self.best = kernels.core.new_hint()
+        self.res = np.zeros(kernels.rate.RES, dtype=np.int64)
+        self.rates = np.zeros(3, dtype=np.float64)
+        self.log = np.zeros((0, 4), dtype=np.int64)
+
+    def load(self, board: Board) -> None:
+        self.k.core.load(self.g, np.ascontiguousarray(board.cells, dtype=np.int64))
+        self.res[:] = 0
+        self.rates[:] = 0.0
+        self.ws[13][1:] = 0  # work counters; slot 0 (the visit stamp) only grows
+
+    def budget(self, units: int | None) -> None:
+        """Let the chain searches process ``units`` more potentials (None: no limit)."""
+        counters = self.ws[13]
+        counters[3] = 0
+        counters[2] = 0 if units is None else counters[1] + max(1, units)
+
+    @property
+    def work(self) -> int:
+        return int(self.ws[13][1])
+
+    def run(self, max_steps: int) -> int:
+        self.k.rate.rate(self.g, self.ws, self.h, self.scratch, self.best, self.res, self.rates, self.log, max_steps)
+        return int(self.res[self.k.rate.R_STATUS])
+
+    def step(self) -> int:
+        """Find the next step (its hint in ``self.h``): the rule number, -1 none, -2 budget."""
+        return int(self.k.rate.step(self.g, self.ws, self.h, self.scratch, self.best, 0))
+
+    def hint_step(self) -> SEStep:
+        hdr, diff, elim, cells = self.h
+        kind, ne, pcell, pvalue, nc = (int(hdr[k]) for k in range(5))
+        return SEStep(
+            name=technique_name(kind, int(hdr[10]), hdr, nc),
+            rating=float(diff[0]),
+            placements=((pcell, pvalue),) if pcell >= 0 else (),
+            eliminations=tuple((int(c), int(v)) for c, v in elim[:ne].tolist()),
+            cells=tuple(int(c) for c in cells[:nc]),
+            complexity=int(hdr[5]),
+        )
+
+    def apply(self) -> None:
+        self.k.core.apply_hint(self.g, self.h)
+
+
+_local = threading.local()
+
+
+def _engine() -> _Engine:
+    engine = getattr(_local, "engine", None)
+    if engine is None:
+        engine = _local.engine = _Engine()
+    return engine
+
+
+def supported(board: Board) -> bool:
+    """SE rates classic 9x9 boards only."""
+    return board.size == 9 and board.shape.box_height == 3 and not getattr(board.shape, "extra", None)
+
+
+def _floor(rule: int) -> float:
+    """The easiest rating a step found by rule ``rule`` or a later one can have."""
+    floors = engines.se_kernels().rate.RULE_FLOORS
+    return float(min(floors[max(rule, 0):])) if rule < len(floors) else float(floors[-1])
+
+
+def _round(value: float) -> float:
+    """SE prints a rating with one decimal, rounding half up."""
+    return int((value + 0.05) * 10) / 10.0
+
+
+def rate_board(board: Board, limits: Limits | None = None) -> SEResult:
+    """ER, EP and ED of a 9x9 board with one solution (the caller proves it), within the
+    budget of ``limits`` (``time_limit``, ``node_limit``)."""
+    start = time.perf_counter()
+    engine = _engine()
+    engine.load(board)
+    node_limit = None if limits is None else limits.node_limit
+    time_limit = None if limits is None else limits.time_limit
+    deadline = None if time_limit is None else start + time_limit
+    rate = 0.0
+    while True:
+        units = None if node_limit is None else node_limit - engine.work
+        if deadline is not None:
+            now = time.perf_counter()
+            slice_units = FIRST_SLICE if rate == 0.0 else int(rate * max(deadline - now, 0.0)) + 1
+            units = slice_units if units is None else min(units, slice_units)
+        before, began = engine.work, time.perf_counter()
+        engine.budget(units)
+        status = engine.run(1 << 30)
+        if status != engine.k.rate.BUDGET:
+            break
+        done = engine.work - before
+        spent = time.perf_counter() - began
+        if spent > 0 and done > 0:
+            rate = done / spent
+        out_of_nodes = node_limit is not None and engine.work >= node_limit
+        out_of_time = deadline is not None and time.perf_counter() >= deadline
+        if out_of_nodes or out_of_time or (deadline is None and node_limit is None):
+            break
+    res, rates = engine.res, engine.rates
+    steps = int(res[engine.k.rate.R_STEPS])
+    er, ep, ed = (float(x) for x in rates)
+    solved = status == engine.k.rate.SOLVED
+    outcome = SolveStatus.SOLVED
+    if status == engine.k.rate.BUDGET:
+        outcome = SolveStatus.UNKNOWN
+        er = max(er, _floor(int(engine.ws[13][6])))
+    elif status == engine.k.rate.STUCK:
+        er = BEYOND
+    return SEResult(outcome, _round(er), _round(ep), _round(ed), steps, solved, engine.work, time.perf_counter() - start)
+
+
+def explain_board(board: Board, limits: Limits | None = None) -> tuple[tuple[SEStep, ...], SEResult]:
+    """Every step SE's policy takes on a 9x9 board with one solution, and the ratings."""
+    start = time.perf_counter()
+    engine = _engine()
+    engine.load(board)
+    node_limit = None if limits is None else limits.node_limit
+    deadline = None if limits is None or limits.time_limit is None else start + limits.time_limit
+    steps: list[SEStep] = []
+    er = ep = ed = 0.0
+    pearl = False
+    outcome, solved = SolveStatus.SOLVED, False
+    rate = 0.0
+    while not engine.k.core.solved(engine.g):
+        units = None if node_limit is None else node_limit - engine.work
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            slice_units = FIRST_SLICE if rate == 0.0 else int(rate * max(left, 0.0)) + 1
+            units = slice_units if units is None else min(units, slice_units)
+        before, began = engine.work, time.perf_counter()
+        engine.budget(units)
+        rule = engine.step()
+        done, spent = engine.work - before, time.perf_counter() - began
+        if spent > 0 and done > 0:
+            rate = done / spent
+        if rule == -2:
+            out_of_nodes = node_limit is not None and engine.work >= node_limit
+            out_of_time = deadline is not None and time.perf_counter() >= deadline
+            if not (out_of_nodes or out_of_time):
+                continue  # a first slice too small for this step: the same step, a longer one
+            outcome = SolveStatus.UNKNOWN
+            er = max(er, _floor(int(engine.ws[13][6])))
+            break
+        if rule < 0:
+            er = BEYOND
+            break
+        step = engine.hint_step()
+        steps.append(step)
+        er = max(er, step.rating)
+        if len(steps) == 1:
+            ed = er
+        if not pearl and step.placements:
+            ep, pearl = er, True
+        engine.apply()
+    else:
+        solved = True
+    result = SEResult(outcome, _round(er), _round(ep), _round(ed), len(steps), solved, engine.work,
+                      time.perf_counter() - start)
+    return tuple(steps), result
+
+
+def kernels() -> SimpleNamespace:
+    """The SE kernels (for warm-up)."""
+    return engines.se_kernels()
