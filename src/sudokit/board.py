@@ -20,9 +20,11 @@ from .formats import (
     leetcode,
     line,
     pretty,
+    sukaku,
     svg,
+    variant,
 )
-from .shape import Geometry, Shape
+from .shape import Cage, Geometry, Shape, as_cages
 
 
 @dataclass(frozen=True)
@@ -42,17 +44,37 @@ class Conflict:
 
 
 @dataclass(frozen=True)
+class SumError:
+    """A killer cage whose values already add up to more than its sum, or that is full and
+    adds up to something else."""
+
+    index: int  #: 0-based cage number, in the board's order of cages
+    total: int  #: the cage's sum
+    found: int  #: what its filled cells add up to
+    complete: bool  #: every cell of the cage holds a value
+    cells: tuple[tuple[int, int], ...]  #: the cage's (row, col) pairs, 0-based
+
+    def __str__(self) -> str:
+        where = ",".join(f"r{r + 1}c{c + 1}" for r, c in self.cells)
+        if self.complete:
+            return f"cage {self.index + 1} ({where}) adds up to {self.found}, not {self.total}"
+        return f"cage {self.index + 1} ({where}) already adds up to {self.found}, over its sum {self.total}"
+
+
+@dataclass(frozen=True)
 class BoardStatus:
     """What ``Board.status()`` finds: rule-breaking givens, without raising."""
 
     conflicts: tuple[Conflict, ...]
     givens: int
     empty: int
+    sums: tuple[SumError, ...] = ()  #: killer cages whose values break their sum
 
     @property
     def valid(self) -> bool:
-        """No value is given twice in any house (the board may still have no solution)."""
-        return not self.conflicts
+        """No value is given twice in any house or cage, and no cage's values break its sum
+        (the board may still have no solution)."""
+        return not self.conflicts and not self.sums
 
     @property
     def complete(self) -> bool:
@@ -68,37 +90,51 @@ class BoardStatus:
         return self.valid
 
     def __str__(self) -> str:
-        if self.conflicts:
-            return "; ".join(str(conflict) for conflict in self.conflicts)
+        if not self.valid:
+            return "; ".join([str(problem) for problem in self.conflicts] + [str(problem) for problem in self.sums])
         return "solved" if self.complete else f"valid, {self.empty} empty cells"
+
+
+#: what ``candidates=`` takes: a mask per cell (bit ``v - 1`` for value ``v``), a Sukaku
+#: string of ``n**3`` characters, or the candidate values of each cell (per cell, or as ``n``
+#: rows of ``n`` cells)
+Candidates = Any
 
 
 class Board:
     """A Sudoku board: a :class:`Shape`, ``n*n`` cell values (0 = empty) and the alphabet that
-    writes them.
+    writes them, and the rules of its variant, if any: its houses (``geometry``: jigsaw
+    regions, diagonals, windoku windows, any extra house), killer ``cages`` and the
+    ``candidates`` it starts from (pencil marks, as in a Sukaku).
 
-    Boards are immutable values: equal when their shapes and cells are equal (the alphabet is
-    presentation only), hashable, and ``eval(repr(board)) == board``.
+    Boards are immutable values: equal when their shapes, cells and rules are equal (the
+    alphabet is presentation only), hashable, and ``eval(repr(board)) == board`` (with
+    ``Board``, ``Shape`` and ``Geometry`` in scope).
 
     >>> board = Board.from_line("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
     >>> board[0, 0], board.givens
     (5, 30)
     """
 
-    __slots__ = ("_shape", "_cells", "_symbols", "_hash")
+    __slots__ = ("_shape", "_cells", "_symbols", "_hash", "_geometry", "_cages", "_candidates")
 
     def __init__(
         self,
         cells: Iterable[int] | np.ndarray,
         shape: Shape | None = None,
         symbols: str | None = None,
+        *,
+        geometry: Geometry | None = None,
+        cages: Iterable[Cage | tuple[int | None, Sequence[int]]] = (),
+        candidates: Candidates = None,
     ) -> None:
         array = np.array(cells, dtype=np.int64).reshape(-1)
         if shape is None:
             size = int(round(len(array) ** 0.5))
             if size * size != len(array):
                 raise ValueError(f"{len(array)} cells do not make a square board")
-            shape = Shape.for_size(size)
+            # a board with its own houses needs no box shape: a 7x7 jigsaw has none
+            shape = (Shape.for_size_or_none(size) or Shape(1, size)) if geometry is not None else Shape.for_size(size)
         if len(array) != shape.cells:
             raise ValueError(f"a {shape.name} board has {shape.cells} cells, not {len(array)}")
         if len(array) and (array.min() < 0 or array.max() > shape.size):
@@ -110,6 +146,9 @@ class Board:
         self._cells = stored
         self._symbols = _symbols.check(symbols, shape.size) if symbols else _symbols.default(shape.size)
         self._hash: int | None = None
+        self._geometry, self._cages, self._candidates = _checked_rules(
+            shape, stored, self._symbols, geometry, cages, candidates
+        )
 
     @classmethod
     def _trusted(cls, cells: np.ndarray, shape: Shape, symbols: str) -> Board:
@@ -124,6 +163,17 @@ class Board:
         board._cells = stored
         board._symbols = symbols
         board._hash = None
+        board._geometry = None
+        board._cages = ()
+        board._candidates = None
+        return board
+
+    def _solution(self, cells: np.ndarray) -> Board:
+        """A board of values already checked (as ``_trusted``) under this board's houses and
+        cages: a solution of this board. Its candidates are its values."""
+        board = Board._trusted(cells, self._shape, self._symbols)
+        board._geometry = self._geometry
+        board._cages = self._cages
         return board
 
     # -- constructors -------------------------------------------------------------------
@@ -145,14 +195,38 @@ class Board:
     @classmethod
     def _of(cls, data: BoardData) -> Board:
         """The board a format parsed (its values are checked and its array is fresh)."""
-        return cls._trusted(data.cells, data.shape, data.symbols)
+        if data.geometry is None and not data.cages and data.candidates is None:
+            return cls._trusted(data.cells, data.shape, data.symbols)
+        return cls(
+            data.cells, data.shape, data.symbols, geometry=data.geometry, cages=data.cages, candidates=data.candidates
+        )
 
     @classmethod
     def from_line(
-        cls, text: str, shape: Shape | None = None, symbols: str | None = None
+        cls,
+        text: str,
+        shape: Shape | None = None,
+        symbols: str | None = None,
+        *,
+        geometry: Geometry | None = None,
+        cages: Iterable[Cage | tuple[int | None, Sequence[int]]] = (),
+        candidates: Candidates = None,
     ) -> Board:
-        """From the one-line form: ``n*n`` symbols, ``.``/``-``/``0`` for empty cells."""
-        return cls._of(line.parse(text, shape=shape, symbols=symbols))
+        """From the one-line form: ``n*n`` symbols, ``.``/``-``/``0`` for empty cells; the
+        variant's rules as in the constructor."""
+        if geometry is not None and shape is None and Shape.for_size_or_none(geometry.size) is None:
+            shape = Shape(1, geometry.size)  # a prime size: the line reader needs a shape
+        data = line.parse(text, shape=shape, symbols=symbols)
+        if geometry is None and not cages and candidates is None:
+            return cls._of(data)
+        return cls(data.cells, data.shape, data.symbols, geometry=geometry, cages=cages, candidates=candidates)
+
+    @classmethod
+    def from_sukaku(cls, text: str, shape: Shape | None = None, symbols: str | None = None) -> Board:
+        """From a Sukaku line: ``n**3`` characters, each cell's ``n`` in order, the value's
+        symbol where it is a candidate and ``.`` or ``0`` where it is not (tdoku's and
+        SukakuExplainer's 729-character form for 9x9)."""
+        return cls._of(sukaku.parse(text, shape=shape, symbols=symbols))
 
     @classmethod
     def from_grid(
@@ -211,6 +285,15 @@ class Board:
         """The boxed grid for a person (what ``str(board)`` prints)."""
         return pretty.format(self)
 
+    def to_sukaku(self) -> str:
+        """The Sukaku line: each cell's candidates (a value alone where it is filled)."""
+        return sukaku.format(self)
+
+    def to_json(self) -> str:
+        """One JSON object with the givens and every rule (``givens``, ``size``, ``regions``,
+        ``diagonals``, ``windoku``, ``houses``, ``cages``, ``candidates``): the variant form."""
+        return variant.format_json(self)
+
     def to_svg(self, puzzle: Board | None = None) -> str:
         """An SVG picture; cells that ``puzzle`` leaves empty (the solver's) are drawn in blue."""
         return svg.format(self, puzzle)
@@ -236,8 +319,48 @@ class Board:
 
     @property
     def geometry(self) -> Geometry:
-        """The houses whose values must differ (rows, columns and boxes of the shape)."""
-        return self._shape.geometry
+        """The houses whose values must differ: rows, columns and boxes of the shape, or the
+        variant's (jigsaw regions, extra houses)."""
+        return self._shape.geometry if self._geometry is None else self._geometry
+
+    @property
+    def cages(self) -> tuple[Cage, ...]:
+        """The killer cages (none on a plain board)."""
+        return self._cages
+
+    @property
+    def candidates(self) -> np.ndarray | None:
+        """The candidates the board starts from, one read-only ``uint64`` mask per cell (bit
+        ``v - 1`` for value ``v``; a given's own bit), or None: every value."""
+        return self._candidates
+
+    @property
+    def plain(self) -> bool:
+        """Rows, columns and the shape's boxes only: no other houses, cages or candidates."""
+        return self._geometry is None and not self._cages and self._candidates is None
+
+    def start_masks(self) -> np.ndarray:
+        """A fresh ``uint64`` mask per cell: the candidates, else every value (``n`` bits)."""
+        if self._candidates is not None:
+            return self._candidates.copy()
+        return np.full(self._shape.cells, (1 << self.size) - 1, dtype=np.uint64)
+
+    def with_rules(
+        self,
+        *,
+        geometry: Geometry | None = None,
+        cages: Iterable[Cage | tuple[int | None, Sequence[int]]] | None = None,
+        candidates: Candidates = None,
+    ) -> Board:
+        """This board with other rules: each argument given replaces the board's own."""
+        return Board(
+            self._cells,
+            self._shape,
+            self._symbols,
+            geometry=self._geometry if geometry is None else geometry,
+            cages=self._cages if cages is None else cages,
+            candidates=self._candidates if candidates is None else candidates,
+        )
 
     @property
     def cells(self) -> np.ndarray:
@@ -264,7 +387,9 @@ class Board:
         for (row, col), value in changes.items():
             self[row, col]  # bounds check
             cells[row * self.size + col] = value
-        return Board(cells, self._shape, self._symbols)
+        return Board(
+            cells, self._shape, self._symbols, geometry=self._geometry, cages=self._cages, candidates=self._candidates
+        )
 
     @property
     def givens(self) -> int:
@@ -274,7 +399,8 @@ class Board:
     # -- rules --------------------------------------------------------------------------
 
     def status(self) -> BoardStatus:
-        """Rule-breaking givens (a value twice in a house), without raising."""
+        """Rule-breaking givens (a value twice in a house or a cage, a cage's values past its
+        sum), without raising."""
         n = self.size
         conflicts: list[Conflict] = []
         geometry = self.geometry
@@ -296,13 +422,34 @@ class Board:
                             symbol=self._symbols[int(value) - 1],
                         )
                     )
+        sums: list[SumError] = []
+        for number, cage in enumerate(self._cages):
+            cage_values = self._cells[list(cage.cells)]
+            where = tuple((cell // n, cell % n) for cell in cage.cells)
+            for value in np.unique(cage_values[cage_values > 0]):
+                cells = tuple(where[k] for k in np.flatnonzero(cage_values == value).tolist())
+                if len(cells) > 1:
+                    conflicts.append(Conflict(int(value), "cage", number, cells, self._symbols[int(value) - 1]))
+            if cage.total is not None:
+                found = int(cage_values.sum())
+                complete = bool((cage_values > 0).all())
+                if found > cage.total or (complete and found != cage.total):
+                    sums.append(SumError(number, cage.total, found, complete, where))
         empty = int(np.count_nonzero(self._cells == 0))
-        return BoardStatus(tuple(conflicts), givens=n * n - empty, empty=empty)
+        return BoardStatus(tuple(conflicts), givens=n * n - empty, empty=empty, sums=tuple(sums))
 
     def is_solution_of(self, puzzle: Board) -> bool:
-        """True when this board is a finished Sudoku that keeps every given of ``puzzle``."""
-        if self._shape != puzzle._shape or not self.status().solved:
+        """True when this board is a finished Sudoku under ``puzzle``'s rules (its houses,
+        cages and candidates) that keeps every given of ``puzzle``."""
+        if self._shape != puzzle._shape:
             return False
+        judged = puzzle._solution(self._cells.copy())
+        if not judged.status().solved:
+            return False
+        if puzzle._candidates is not None:
+            bits = np.uint64(1) << (self._cells.astype(np.uint64) - np.uint64(1))
+            if ((puzzle._candidates & bits) == 0).any():
+                return False
         given = puzzle._cells > 0
         return bool(np.array_equal(self._cells[given], puzzle._cells[given]))
 
@@ -311,11 +458,18 @@ class Board:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Board):
             return NotImplemented
-        return self._shape == other._shape and bool(np.array_equal(self._cells, other._cells))
+        return (
+            self._shape == other._shape
+            and bool(np.array_equal(self._cells, other._cells))
+            and self._geometry == other._geometry
+            and self._cages == other._cages
+            and _same_masks(self._candidates, other._candidates)
+        )
 
     def __hash__(self) -> int:
         if self._hash is None:
-            self._hash = hash((self._shape, self._cells.tobytes()))
+            marks = None if self._candidates is None else self._candidates.tobytes()
+            self._hash = hash((self._shape, self._cells.tobytes(), self._geometry, self._cages, marks))
         return self._hash
 
     def __repr__(self) -> str:
@@ -324,6 +478,12 @@ class Board:
             args.append(f"shape={self._shape!r}")
         if self._symbols != _symbols.default(self.size):
             args.append(f"symbols={self._symbols!r}")
+        if self._geometry is not None:
+            args.append(f"geometry={self._geometry.recipe(self._shape)}")
+        if self._cages:
+            args.append(f"cages={[(cage.total, cage.cells) for cage in self._cages]!r}")
+        if self._candidates is not None:
+            args.append(f"candidates={self.to_sukaku()!r}")
         return f"Board.from_line({', '.join(args)})"
 
     def __str__(self) -> str:
@@ -333,7 +493,94 @@ class Board:
         return svg.format(self)
 
     def __reduce__(self):
-        return (Board, (self._cells, self._shape, self._symbols))
+        if self.plain:
+            return (Board, (self._cells, self._shape, self._symbols))
+        return (_rebuild, (self._cells, self._shape, self._symbols, self._geometry, self._cages, self._candidates))
+
+
+def _rebuild(cells, shape, symbols, geometry, cages, candidates) -> Board:
+    """A pickled variant board (``Board.__reduce__``)."""
+    return Board(cells, shape, symbols, geometry=geometry, cages=cages, candidates=candidates)
+
+
+def _same_masks(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return bool(np.array_equal(a, b))
+
+
+def _checked_rules(
+    shape: Shape, cells: np.ndarray, symbols: str, geometry: Geometry | None, cages: Iterable[Any], candidates: Candidates
+) -> tuple[Geometry | None, tuple[Cage, ...], np.ndarray | None]:
+    """The rules a board keeps, checked: its geometry (None: the shape's), its cages and its
+    candidate masks (None: every value). Raises ``ValueError`` naming what is wrong."""
+    n = shape.size
+    if geometry is not None:
+        if not isinstance(geometry, Geometry):
+            raise TypeError(f"geometry must be a Geometry, not {type(geometry).__name__}")
+        if geometry.size != n:
+            raise ValueError(f"a geometry of {geometry.size}x{geometry.size} for a {n}x{n} board")
+        if len(geometry.houses) < 3 * n:
+            raise ValueError("a geometry needs rows, columns and n regions (boxes or jigsaw pieces)")
+        if geometry == shape.geometry:
+            geometry = None
+    checked = as_cages(cages)
+    for number, cage in enumerate(checked, 1):
+        try:
+            cage.check(n)
+        except ValueError as error:
+            raise ValueError(f"cage {number} ({cage.where(n) if max(cage.cells) < n * n else cage.cells}): {error}") from None
+    masks = None if candidates is None else _masks(shape, cells, symbols, candidates)
+    return geometry, checked, masks
+
+
+def _masks(shape: Shape, cells: np.ndarray, symbols: str, candidates: Candidates) -> np.ndarray | None:
+    """Candidate masks from any form ``candidates=`` takes (see :data:`Candidates`), checked
+    against the givens; None when they leave every value everywhere."""
+    n = shape.size
+    full = (1 << n) - 1
+    if isinstance(candidates, str):
+        masks = sukaku.parse(candidates, shape=shape, symbols=symbols).candidates
+        assert masks is not None
+        masks = masks.astype(np.uint64)
+    elif isinstance(candidates, np.ndarray) and candidates.dtype.kind in "iu" and candidates.ndim == 1:
+        if len(candidates) != shape.cells:
+            raise ValueError(f"{len(candidates)} candidate masks for a board of {shape.cells} cells")
+        if (candidates.astype(np.uint64) & ~np.uint64(full)).any():
+            raise ValueError(f"a candidate mask has bits past value {n}")
+        masks = candidates.astype(np.uint64)
+    else:
+        rows = list(candidates)
+        if len(rows) == n and shape.cells != n and all(
+            not isinstance(row, (str, int, np.integer)) and len(row) == n for row in rows
+        ):
+            rows = [cell for row in rows for cell in row]  # n rows of n cells
+        if len(rows) != shape.cells:
+            raise ValueError(f"candidates for {len(rows)} cells, the board has {shape.cells}")
+        masks = np.zeros(shape.cells, dtype=np.uint64)
+        lookup = {char: value for value, char in enumerate(symbols, 1)}
+        for cell, values in enumerate(rows):
+            mask = 0
+            for value in values:
+                number = lookup.get(value) if isinstance(value, str) else int(value)
+                if number is None or not 1 <= number <= n:
+                    raise ValueError(f"r{cell // n + 1}c{cell % n + 1}: candidate {value!r} is not a value of a {n}x{n} board")
+                mask |= 1 << (number - 1)
+            masks[cell] = mask
+    for cell in np.flatnonzero(cells).tolist():
+        value = int(cells[cell])
+        bit = 1 << (value - 1)
+        mark = int(masks[cell])
+        if mark and not mark & bit:
+            raise ValueError(
+                f"r{cell // n + 1}c{cell % n + 1}: the candidates leave out the given {symbols[value - 1]}"
+            )
+        masks[cell] = bit
+    open_cells = cells == 0
+    if (masks[open_cells] == np.uint64(full)).all():
+        return None
+    masks.setflags(write=False)
+    return masks
 
 
 def _has_repeat(values: np.ndarray, size: int) -> np.ndarray:
@@ -355,8 +602,8 @@ def as_board(puzzle: Any, shape: Shape | None = None) -> Board:
     if isinstance(puzzle, (str, bytes)):
         text = puzzle.decode("utf-8", "surrogateescape") if isinstance(puzzle, bytes) else puzzle
         body = text.strip()
-        if "\n" not in body and not body.startswith("["):
-            return Board.from_line(body, shape=shape)  # one line can only be the line format
+        if "\n" not in body and len(body) in line.BOARD_LENGTHS and not sukaku.looks_like(body, shape):
+            return Board.from_line(body, shape=shape)  # a board's line: the fast path
         return Board.parse(text, shape=shape)
     if isinstance(puzzle, np.ndarray):
         return Board(puzzle, shape)

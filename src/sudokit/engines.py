@@ -2,7 +2,9 @@
 
 Every other module asks here. For one board (:func:`search_for`): the classic kernel for 9x9
 boards with 3x3 boxes, the 16x16 kernel for 4x4 boxes, the general kernel for every other
-shape (which hands hard boards of 25x25 and up to the learning kernel); for optimisation
+shape and for every variant (jigsaw regions, extra houses, killer cages, pencil marks: the
+shape kernels know only rows, columns and boxes), which hands hard plain boards of 25x25 and
+up to the learning kernel; for optimisation
 (:class:`OptimizeSearch`) the branch and bound kernel; for a whole array of boards
 (:func:`solve_arrays`) the batch loop of the same kernel a single board would get, so a batch
 and a single search walk the same tree.
@@ -27,7 +29,8 @@ import numpy as np
 from .board import Board
 from .kernels import protocol as P
 from .results import UNLIMITED, Limits
-from .shape import Shape
+from .shape import Geometry, Shape
+from .variants import cage_tables, plain_variant
 
 #: nodes are run in slices so that time limits and Ctrl-C are honoured between kernel calls;
 #: slices adapt to aim at this many seconds each
@@ -112,7 +115,7 @@ class Search:
         return int(self.ctl[P.COUNT])
 
     def solution(self) -> Board:
-        return Board._trusted(self.out.copy(), self.board.shape, self.board.symbols)
+        return self.board._solution(self.out.copy())
 
     def step(self, limit: int, node_budget: int, record_at: int) -> int:
         """One kernel call, growing the stack as needed; returns DONE, LIMIT or BUDGET. The
@@ -181,13 +184,15 @@ class GeneralSearch(Search):
         self.board = board
         self.cells = shape.cells
         self.givens = np.ascontiguousarray(board.cells, dtype=np.uint8)
-        self.houses = board.geometry.houses
-        self.cell_houses = board.geometry.cell_houses
+        geometry, self.variant = variant_of(board)
+        self.houses = geometry.houses
+        self.cell_houses = geometry.cell_houses
         self.full = np.uint64((1 << shape.size) - 1)
         # small boards get every level they could need at once; big boards start at about
         # 256 KiB and grow: zeroing 2 MiB up front cost 18 usec, a tenth of an easy 25x25 solve
         levels = min(self.cells + 1, max(16, (1 << 18) // (8 * self.cells)))
-        self.stack = np.zeros((levels, self.cells), dtype=np.uint64)
+        # a level: its candidates, then what each cage held when last filtered
+        self.stack = np.zeros((levels, self.cells + len(self.variant[1])), dtype=np.uint64)
         self.branch_cell = np.zeros(levels, dtype=np.int64)
         self.branch_rest = np.zeros(levels, dtype=np.uint64)
         self.ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
@@ -195,15 +200,17 @@ class GeneralSearch(Search):
         self.out = np.zeros(self.cells, dtype=np.uint8)
         self.queue = np.zeros(self.cells, dtype=np.int32)
         self.dirty = np.zeros(len(self.houses), dtype=np.uint8)
-        self.options = general.options_for(shape) if options is None else options
+        self.options = general.options_for(geometry, variant=not board.plain) if options is None else options
         self.work, self.iwork = general.scratch(self.houses)
 
     def _call(self, limit: int, node_budget: int, record_at: int) -> int:
         general = _kernel("general")
 
-        may_learn = self.learner is None and not self.reported and limit <= 2 and (
+        # the learning kernel knows houses and starting candidates, not cages; a variant
+        # (hard pencil marks) may need it on any size
+        may_learn = self.learner is None and not self.reported and limit <= 2 and not self.board.cages and (
             self.engine == "learn"
-            or (self.engine == "auto" and self.board.size >= self.LEARN_FROM)
+            or (self.engine == "auto" and (self.board.size >= self.LEARN_FROM or not self.board.plain))
         )
         dead_ends = self.nodes - self.guesses - 1  # nodes that did not branch, less a solution
         if may_learn and (self.engine == "learn" or dead_ends >= self.DFS_FAILS):
@@ -224,7 +231,9 @@ class GeneralSearch(Search):
         learn = _kernel("learn")
 
         _notify(learn.search, "the learning kernel")
-        self.learner = learn.Learner(self.givens, self.houses, self.cell_houses, self.board.size)
+        self.learner = learn.Learner(
+            self.givens, self.houses, self.cell_houses, self.board.size, marks=self.variant[0]
+        )
         self.ctl[P.COUNT] = 0
 
     def _call_dfs(self, general, limit: int, node_budget: int, record_at: int) -> int:
@@ -246,6 +255,7 @@ class GeneralSearch(Search):
             self.options,
             self.work,
             self.iwork,
+            self.variant,
         )
 
     def _grow(self) -> None:
@@ -328,15 +338,16 @@ class OptimizeSearch(Search):
         self.board = board
         self.cells = cells
         self.givens = np.ascontiguousarray(board.cells, dtype=np.uint8)
-        self.houses = board.geometry.houses
-        self.cell_houses = board.geometry.cell_houses
+        geometry, self.variant = variant_of(board)
+        self.houses = geometry.houses
+        self.cell_houses = geometry.cell_houses
         self.weights = np.ascontiguousarray(weights.reshape(-1), dtype=np.int64)
         # each house's cells in increasing weight, for the assignment bound
         order = np.argsort(self.weights[self.houses], axis=1, kind="stable")
         self.by_weight = np.ascontiguousarray(np.take_along_axis(self.houses, order, axis=1), dtype=np.int32)
         self.full = np.uint64((1 << n) - 1)
         levels = min(cells + 1, max(16, (1 << 21) // (8 * cells)))
-        self.stack = np.zeros((levels, cells), dtype=np.uint64)
+        self.stack = np.zeros((levels, cells + len(self.variant[1])), dtype=np.uint64)
         self.branch_cell = np.zeros(levels, dtype=np.int64)
         self.branch_rest = np.zeros(levels, dtype=np.uint64)
         self.level_bound = np.zeros(levels, dtype=np.int64)
@@ -360,7 +371,7 @@ class OptimizeSearch(Search):
             self.givens, self.houses, self.cell_houses, self.by_weight, self.weights, self.full,
             self.stack, self.branch_cell, self.branch_rest, self.level_bound, self.ctl,
             limit, node_budget, self.out, self.queue, self.dirty,
-            self.lam, self.red, self.top1, self.top1v, self.top2, self.sweeps, self.stats,
+            self.lam, self.red, self.top1, self.top1v, self.top2, self.sweeps, self.stats, self.variant,
         )  # fmt: skip
 
     def _grow(self) -> None:
@@ -411,9 +422,16 @@ def shape_kernel(shape: Shape) -> str | None:
     return None
 
 
+def kernel_for(board: Board) -> str | None:
+    """The shape kernel ``board`` gets (``"classic"``, ``"hexa"``), or None for the general
+    one: a variant always goes to the general kernel, which reads its houses, cages and
+    candidates from tables (a jigsaw 9x9 has 3x3 boxes' shape but not its boxes)."""
+    return shape_kernel(board.shape) if board.plain else None
+
+
 def search_for(board: Board) -> Search:
-    """A fresh search of ``board`` on the kernel its shape gets."""
-    special = shape_kernel(board.shape)
+    """A fresh search of ``board`` on the kernel its shape and rules get."""
+    special = kernel_for(board)
     if special == "classic":
         _notify(_kernel("classic").search, "the 9x9 search kernel")
         return ClassicSearch(board)
@@ -431,9 +449,18 @@ def optimize_search(board: Board, weights: np.ndarray, sweeps: int | None = None
 
 
 def repeats_a_given(board: Board) -> bool:
-    """Whether some house holds a value twice: compiled, since ``Board.status()`` (numpy, and
-    it says where) costs more than solving an easy 16x16 board. Callers ask ``status()`` for
-    the details when this says yes."""
+    """Whether some house (or cage) holds a value twice: compiled, since ``Board.status()``
+    (numpy, and it says where) costs more than solving an easy 16x16 board. Callers ask
+    ``status()`` for the details when this says yes."""
+    if board.cages:
+        values = board.cells.tolist()
+        for cage in board.cages:
+            seen = 0
+            for cell in cage.cells:
+                bit = 1 << values[cell] >> 1  # value v: bit v - 1; empty: none
+                if seen & bit:
+                    return True
+                seen |= bit
     geometry = board.geometry
     return _kernel("givens").repeat_in(board.cells, _houses_of(geometry), len(geometry.houses))
 
@@ -444,11 +471,12 @@ def _houses_of(geometry: Any) -> np.ndarray:
     return np.ascontiguousarray(geometry.cell_houses, dtype=np.int32)
 
 
-def repeats(values: np.ndarray, shape: Shape) -> np.ndarray:
-    """For each board of ``values`` (``(N, cells)``), whether its givens repeat in a house."""
+def repeats(values: np.ndarray, shape: Shape, rules: Board | None = None) -> np.ndarray:
+    """For each board of ``values`` (``(N, cells)``), whether its givens repeat in a house
+    (of ``rules``' geometry where given; a repeat in a cage the search finds)."""
     found = np.zeros(len(values), dtype=np.bool_)
     if len(values):
-        geometry = shape.geometry
+        geometry = shape.geometry if rules is None else rules.geometry
         seen = np.zeros(len(geometry.houses), dtype=np.uint64)
         _kernel("givens").repeats(np.ascontiguousarray(values, dtype=np.uint8), _houses_of(geometry), seen, found)
     return found
@@ -462,10 +490,13 @@ def solve_arrays(
     shape: Shape,
     limits: Limits,
     skip: np.ndarray,
+    rules: Board | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Search every row of ``values`` (``(N, cells)`` uint8) but those ``skip`` marks, in the
     batch loop of the kernel a single board of ``shape`` gets. Returns ``(solutions, counts,
-    nodes, guesses, exhausted)``; skipped rows stay zero.
+    nodes, guesses, exhausted)``; skipped rows stay zero. ``rules``, a board whose houses,
+    cages and candidates every row shares (its own values aside), sends them all to the
+    general kernel with those rules.
 
     With a time limit, a batch loop (which has no clock) first gives each board the nodes of
     one slice; the few boards that need more are searched again one by one under the clock,
@@ -485,7 +516,8 @@ def solve_arrays(
     sliced = limits.time_limit is not None and node_limit > _first_slice(shape)
     if sliced:
         node_limit = _first_slice(shape)
-    special = shape_kernel(shape)
+    template = None if rules is None or rules.plain else rules
+    special = shape_kernel(shape) if template is None else None
     if special == "classic":
         classic = _kernel("classic")
         _notify(classic.solve_many, "the 9x9 batch kernel")
@@ -499,16 +531,25 @@ def solve_arrays(
         )  # fmt: skip
     else:
         general_batch = _kernel("general_batch")
-        geometry = shape.geometry
+        if template is None:
+            geometry, variant = shape.geometry, plain_variant(shape.cells, shape.size)
+        else:
+            geometry, variant = variant_of(template)
         _notify(general_batch.solve_many, "the general batch kernel")
         general_batch.solve_many(
             values, geometry.houses, geometry.cell_houses, np.uint64((1 << shape.size) - 1),
-            limit, node_limit, solutions, counts, nodes, guesses, exhausted,
+            limit, node_limit, solutions, counts, nodes, guesses, exhausted, variant, template is not None,
         )  # fmt: skip
     if sliced:
         cut = np.flatnonzero(~exhausted & (counts >= 0) & (counts < limit) & (nodes >= node_limit))
         for k in cut.tolist():
-            search = _batch_twin(Board(values[k], shape))
+            board = Board(values[k], shape)
+            if template is not None:
+                board = Board(
+                    values[k], shape, template.symbols, geometry=template.geometry, cages=template.cages,
+                    candidates=template.candidates,
+                )
+            search = _batch_twin(board)
             code = search.run(limits)
             counts[k], nodes[k], guesses[k] = search.count, search.nodes, search.guesses
             exhausted[k] = code == P.DONE
@@ -525,7 +566,7 @@ def _first_slice(shape: Shape) -> int:
 def _batch_twin(board: Board) -> Search:
     """The single-board search that walks the batch loop's tree for ``board``: the same
     kernel, and on the general kernel depth-first search only (the batch loop never learns)."""
-    if shape_kernel(board.shape) is None:
+    if kernel_for(board) is None:
         return GeneralSearch(board, engine="dfs")
     return search_for(board)
 
@@ -568,6 +609,23 @@ def generation_kernel(shape: Shape) -> tuple[Any, int]:
     _notify(generate.carve, "the generation kernels")
     kind = generate.CLASSIC if shape_kernel(shape) == "classic" else generate.GENERAL
     return generate, kind
+
+
+# -- variants: a board's rules as the general kernel's tables ---------------------------------
+
+
+def variant_of(board: Board) -> tuple[Geometry, tuple[np.ndarray, ...]]:
+    """The general kernel's view of ``board``'s rules: the houses it searches (the board's,
+    and every cage of ``n`` cells, which is a house) and the ``variant`` tuple of
+    ``kernels/cages.py`` (starting candidates, cage tables)."""
+    shape = board.shape
+    if not board.cages:
+        plain = plain_variant(shape.cells, shape.size)
+        if board.candidates is None:
+            return board.geometry, plain
+        return board.geometry, (board.start_masks(),) + plain[1:]
+    geometry, cells, info, combos = cage_tables(board.geometry, board.cages)
+    return geometry, (board.start_masks(), cells, info, combos)
 
 
 def warm_up() -> list[str]:

@@ -255,7 +255,7 @@ def optimum(
         puzzle=board,
         weights=matrix,
         value=value,
-        board=Board(search.out.copy(), board.shape, board.symbols) if found else None,
+        board=board._solution(search.out.copy()) if found else None,
         proven=done,
         bound=bound,
         nodes=search.nodes,

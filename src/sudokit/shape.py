@@ -19,13 +19,18 @@ Glossary (used throughout sudokit):
 - *band* / *stack*: a row / column of boxes.
 - *peer*: another cell that shares a house with a cell.
 - *given*: a value fixed by the puzzle; *candidate*: a value a cell may still take.
+- *cage*: a set of cells (killer sudoku) whose values differ and, when it has one, add up to
+  its *total*; unlike a house a cage may hold fewer than ``n`` cells, and cages may overlap.
+- *combination*: a set of distinct values (a mask) that could fill a cage to its total.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from dataclasses import dataclass, field
+from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -212,27 +217,22 @@ class Geometry:
         return cls(np.concatenate([rows, rows.T, boxes]), (ROW,) * n + (COLUMN,) * n + (BOX,) * n)
 
     @classmethod
-    def jigsaw(cls, regions: object) -> Geometry:
+    def jigsaw(cls, regions: object, connected: bool = True) -> Geometry:
         """Rows, columns and irregular regions: ``regions`` gives each cell's region label, row
         by row (a string of ``n*n`` characters, or ``n*n`` integers). Regions are numbered in
         the order their first cell appears. Raises ``ValueError`` naming the region at fault
-        when there are not ``n`` regions of ``n`` cells each."""
+        when there are not ``n`` regions of ``n`` cells each, or (``connected``, the jigsaw
+        rule) when a region is not one orthogonally connected piece."""
         labels = list(regions)  # type: ignore[call-overload]
         size = math.isqrt(len(labels))
         if size * size != len(labels) or size < 2:
             raise ValueError(f"{len(labels)} region labels do not make a square board")
+        problem = jigsaw_problem(labels, connected)
+        if problem is not None:
+            raise ValueError(problem[0])
         members: dict[object, list[int]] = {}
         for cell, label in enumerate(labels):
             members.setdefault(label, []).append(cell)
-        for label, cells in members.items():
-            if len(cells) != size:
-                first = cells[0]
-                raise ValueError(
-                    f"region {label!r} has {len(cells)} cells, a {size}x{size} board needs {size} "
-                    f"(its first cell is r{first // size + 1}c{first % size + 1})"
-                )
-        if len(members) != size:  # pragma: no cover - n regions of n cells cover n*n cells
-            raise ValueError(f"{len(members)} regions, a {size}x{size} board needs {size}")
         rows = np.arange(size * size, dtype=np.int32).reshape(size, size)
         pieces = np.array(list(members.values()), dtype=np.int32)
         return cls(np.concatenate([rows, rows.T, pieces]), (ROW,) * size + (COLUMN,) * size + (REGION,) * size)
@@ -242,12 +242,16 @@ class Geometry:
         extra = np.array(houses, dtype=np.int32).reshape(-1, self.size)
         return Geometry(np.concatenate([self.houses, extra]), self.kinds + (kind,) * len(extra))
 
-    def with_diagonals(self) -> Geometry:
-        """With both long diagonals as houses (X-Sudoku): the main one, then the anti-diagonal."""
+    def with_diagonals(self, main: bool = True, anti: bool = True) -> Geometry:
+        """With the long diagonals as houses (X-Sudoku): the main one (top left to bottom
+        right), then the anti-diagonal; ``main`` or ``anti`` False leaves that one out."""
         n = self.size
-        main = [r * n + r for r in range(n)]
-        anti = [r * n + n - 1 - r for r in range(n)]
-        return self.with_houses([main], DIAGONAL).with_houses([anti], ANTI_DIAGONAL)
+        geometry = self
+        if main:
+            geometry = geometry.with_houses([[r * n + r for r in range(n)]], DIAGONAL)
+        if anti:
+            geometry = geometry.with_houses([[r * n + n - 1 - r for r in range(n)]], ANTI_DIAGONAL)
+        return geometry
 
     def with_windows(self, box_side: int) -> Geometry:
         """With windoku windows: ``box_side`` squares placed one cell in from the edge and one
@@ -299,6 +303,76 @@ class Geometry:
             self._cache["peers"] = peers
         return peers  # type: ignore[return-value]
 
+    @property
+    def regions(self) -> np.ndarray:
+        """``(n*n,)`` int32: each cell's region (0-based: house ``2n + region``)."""
+        table = self._cache.get("regions")
+        if table is None:
+            n = self.size
+            table = np.full(self.cells, -1, dtype=np.int32)
+            for region in range(n):
+                table[self.houses[2 * n + region]] = region
+            table.setflags(write=False)
+            self._cache["regions"] = table
+        return table  # type: ignore[return-value]
+
+    def region_labels(self) -> str:
+        """Each cell's region as one character, row by row (``1``-``9`` then ``A``-``Z``,
+        ``a``-``z``: what a jigsaw layout line holds)."""
+        return "".join(_LABELS[region] for region in self.regions.tolist())
+
+    def is_boxed(self, shape: Shape) -> bool:
+        """Whether the first ``3n`` houses are the rows, columns and boxes of ``shape``."""
+        n = self.size
+        if shape.size != n or len(self.houses) < 3 * n:
+            return False
+        boxed = shape.geometry
+        return boxed.kinds == self.kinds[: 3 * n] and bool(np.array_equal(boxed.houses, self.houses[: 3 * n]))
+
+    @property
+    def extra(self) -> int:
+        """The number of houses beyond the rows, columns and regions."""
+        return len(self.houses) - 3 * self.size
+
+    def recipe(self, shape: Shape | None = None) -> str:
+        """Python text that rebuilds this geometry (with ``Shape`` and ``Geometry`` in scope):
+        ``Shape(3, 3).geometry.with_diagonals()``, ``Geometry.jigsaw('111...')``, ..."""
+        n = self.size
+        base_kinds = (ROW,) * n + (COLUMN,) * n
+        if shape is not None and self.is_boxed(shape):
+            text = f"{shape!r}.geometry"
+        elif self.kinds[: 3 * n] == base_kinds + (REGION,) * n and Geometry.jigsaw(
+            self.region_labels(), connected=False
+        ) == Geometry(self.houses[: 3 * n], self.kinds[: 3 * n]):
+            labels = self.region_labels()
+            pieces = all(_disconnected(house.tolist(), n) is None for house in self.houses[2 * n : 3 * n])
+            text = f"Geometry.jigsaw({labels!r})" if pieces else f"Geometry.jigsaw({labels!r}, connected=False)"
+        else:
+            return f"Geometry({self.houses.tolist()!r}, {self.kinds!r})"
+        rest = list(zip(self.kinds[3 * n :], self.houses[3 * n :].tolist()))
+        while rest:
+            kind, cells = rest[0]
+            if kind == DIAGONAL and cells == [r * n + r for r in range(n)]:
+                anti = len(rest) > 1 and rest[1] == (ANTI_DIAGONAL, [r * n + n - 1 - r for r in range(n)])
+                text += ".with_diagonals()" if anti else ".with_diagonals(anti=False)"
+                rest = rest[2 if anti else 1 :]
+                continue
+            if kind == ANTI_DIAGONAL and cells == [r * n + n - 1 - r for r in range(n)]:
+                text += ".with_diagonals(main=False)"
+                rest = rest[1:]
+                continue
+            run = [cells for k, cells in itertools.takewhile(lambda item: item[0] == kind, rest)]
+            side = math.isqrt(n)
+            if kind == WINDOW and side * side == n:
+                windows = Geometry(self.houses[: 3 * n], self.kinds[: 3 * n]).with_windows(side)
+                if windows.houses[3 * n :].tolist() == run:
+                    text += f".with_windows({side})"
+                    rest = rest[len(run) :]
+                    continue
+            text += f".with_houses({run!r}, {kind!r})"
+            rest = rest[len(run) :]
+        return text
+
     def describe(self, house: int) -> tuple[str, int]:
         """``(kind, number)`` of a house, the number 0-based within its kind."""
         return _ordinal(self.kinds, house)
@@ -322,3 +396,156 @@ class Geometry:
 def _ordinal(kinds: tuple[str, ...], house: int) -> tuple[str, int]:
     kind = kinds[house]
     return kind, sum(1 for k in kinds[:house] if k == kind)
+
+
+def jigsaw_problem(labels: Sequence[object], connected: bool = True) -> tuple[str, int] | None:
+    """What is wrong with a jigsaw layout (each cell's region label, row by row, ``n*n`` of
+    them), and the cell to point at; None when it makes ``n`` regions of ``n`` cells (each one
+    orthogonally connected piece, where ``connected``)."""
+    size = math.isqrt(len(labels))
+    members: dict[object, list[int]] = {}
+    for cell, label in enumerate(labels):
+        members.setdefault(label, []).append(cell)
+    for label, cells in members.items():
+        if len(cells) != size:
+            first = cells[0] if len(cells) < size else cells[size]
+            where = "its first cell" if len(cells) < size else f"its cell {size + 1}"
+            return (
+                f"region {label!r} has {len(cells)} cells, a {size}x{size} board needs {size} "
+                f"({where} is r{first // size + 1}c{first % size + 1})",
+                first,
+            )
+    if connected:
+        for label, cells in members.items():
+            apart = _disconnected(cells, size)
+            if apart is not None:
+                return (
+                    f"region {label!r} is not connected: r{apart // size + 1}c{apart % size + 1} "
+                    f"cannot be reached from r{cells[0] // size + 1}c{cells[0] % size + 1} "
+                    f"through the region's cells (jigsaw regions are one piece each)",
+                    apart,
+                )
+    return None
+
+
+#: characters that label regions in text (``Geometry.region_labels``), 62 of them
+_LABELS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0+"
+
+
+def _disconnected(cells: list[int], size: int) -> int | None:
+    """A cell of ``cells`` that the first cannot reach through orthogonal steps inside the
+    set, or None when the set is one piece."""
+    members = set(cells)
+    seen = {cells[0]}
+    todo = [cells[0]]
+    while todo:
+        cell = todo.pop()
+        row, col = divmod(cell, size)
+        for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+            other = r * size + c
+            if 0 <= r < size and 0 <= c < size and other in members and other not in seen:
+                seen.add(other)
+                todo.append(other)
+    missing = [cell for cell in cells if cell not in seen]
+    return missing[0] if missing else None
+
+
+# -- cages -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cage:
+    """A killer cage: ``cells`` (0-based cell numbers, row by row) hold distinct values that
+    add up to ``total``; a cage with ``total`` None only forbids repeats.
+
+    >>> Cage(3, (0, 1)).combinations(9)
+    (3,)
+    """
+
+    total: int | None
+    cells: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        cells = tuple(int(cell) for cell in self.cells)
+        object.__setattr__(self, "cells", cells)
+        if self.total is not None:
+            if isinstance(self.total, bool) or not isinstance(self.total, (int, np.integer)):
+                raise ValueError(f"a cage's sum is an integer or None, not {self.total!r}")
+            object.__setattr__(self, "total", int(self.total))
+        if not cells:
+            raise ValueError("a cage needs at least one cell")
+        if len(set(cells)) != len(cells):
+            twice = next(cell for cell in cells if cells.count(cell) > 1)
+            raise ValueError(f"the cage lists cell {twice} twice")
+
+    def check(self, size: int) -> None:
+        """Raise ``ValueError`` when the cage cannot be filled on a ``size x size`` board:
+        a cell off the board, more cells than values, or a sum no distinct values make."""
+        for cell in self.cells:
+            if not 0 <= cell < size * size:
+                raise ValueError(f"cell {cell} is not on a {size}x{size} board (cells 0 to {size * size - 1})")
+        count = len(self.cells)
+        if count > size:
+            raise ValueError(f"{count} cells cannot hold distinct values 1-{size}")
+        if self.total is not None:
+            low, high = count * (count + 1) // 2, count * (2 * size - count + 1) // 2
+            if not low <= self.total <= high:
+                raise ValueError(
+                    f"no {count} distinct values of 1-{size} add up to {self.total} "
+                    f"({count} cell{'s' if count > 1 else ''} make {low} to {high})"
+                )
+
+    def combinations(self, size: int, most: int | None = None) -> tuple[int, ...]:
+        """The value sets that fill the cage to its total, as masks (bit ``v - 1`` for value
+        ``v``), in increasing order; every ``len(cells)``-set of ``1..size`` without a total.
+        An empty tuple when there are more than ``most`` of them."""
+        return _combinations(size, len(self.cells), self.total, most)
+
+    def where(self, size: int) -> str:
+        """The cells as ``r1c1,r1c2,...`` (1-based)."""
+        return ",".join(f"r{cell // size + 1}c{cell % size + 1}" for cell in self.cells)
+
+
+@functools.lru_cache(maxsize=4096)
+def _combinations(size: int, count: int, total: int | None, most: int | None) -> tuple[int, ...]:
+    found: list[int] = []
+    # distinct values in increasing order; prune on the least and most the rest can add
+    def extend(start: int, left: int, remaining: int | None, mask: int) -> bool:
+        if left == 0:
+            if remaining is None or remaining == 0:
+                found.append(mask)
+                if most is not None and len(found) > most:
+                    return False
+            return True
+        for value in range(start, size - left + 2):
+            if remaining is not None:
+                low = left * (2 * value + left - 1) // 2  # value, value + 1, ...
+                high = left * (2 * size - left + 1) // 2  # the largest ``left`` values
+                if low > remaining or high < remaining:
+                    break
+                rest: int | None = remaining - value
+            else:
+                rest = None
+            if not extend(value + 1, left - 1, rest, mask | 1 << (value - 1)):
+                return False
+        return True
+
+    if not extend(1, count, total, 0):
+        return ()
+    return tuple(sorted(found))
+
+
+def as_cages(cages: Iterable[object]) -> tuple[Cage, ...]:
+    """Cages from :class:`Cage` objects or ``(total, cells)`` pairs (the JSON form)."""
+    out = []
+    for number, cage in enumerate(cages, 1):
+        if isinstance(cage, Cage):
+            out.append(cage)
+            continue
+        try:
+            pair: tuple[int | None, Iterable[int]] = cage  # type: ignore[assignment]
+            total, cells = pair
+            out.append(Cage(total, tuple(cells)))
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"cage {number}: expected (sum, cells), {error}") from None
+    return tuple(out)

@@ -8,6 +8,11 @@ for 9x9 boards with 3x3 boxes, the general kernel for every other shape.
 A record that cannot be read never stops the batch: its count is -1, its row of
 ``solutions`` stays zero, and ``errors`` holds its index and the message. Givens that repeat a
 value in a house are read fine but cannot be solved: count 0, flagged in ``conflicts``.
+
+Variants: ``rules``, a board whose houses, cages and candidates every row shares (a batch of
+killers on one cage layout, of jigsaws on one layout), sends the whole array to the general
+kernel's batch loop with those rules; a :class:`Board` in a list that carries rules of its own
+is searched on its own (its rules are its own), in the same result.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import numpy as np
 
 from .. import engines
 from ..board import Board
+from ..kernels import protocol as P
 from ..formats import NOT_A_SYMBOL, value_table
 from ..results import BatchResult, Limits
 from ..shape import Shape
@@ -34,6 +40,7 @@ def solve_batch(
     shape: Shape | None = None,
     node_limit: int | None = None,
     time_limit: float | None = None,
+    rules: Board | None = None,
 ) -> BatchResult:
     """Search every board of a batch for up to ``limit`` solutions, in one compiled call.
 
@@ -41,18 +48,43 @@ def solve_batch(
     of shape ``(N, cells)`` or ``(N, n, n)`` with 0 for empty cells. The board shape comes from
     ``shape``, else from the array width or the first readable string (81 cells: 9x9).
     ``node_limit`` caps the nodes of each search and ``time_limit`` its seconds (as in
-    :func:`sudokit.count`); where one stops a search, ``exhausted`` is False.
+    :func:`sudokit.count`); where one stops a search, ``exhausted`` is False. ``rules``: the
+    variant every row shares (see the module's docstring); its own values do not count.
 
     >>> result = solve_batch(["53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79", "oops"])
     >>> result.counts.tolist(), result.errors[0][0]
     ([1, -1], 1)
     """
     limits = Limits(limit, time_limit, node_limit)
+    if rules is not None:
+        if shape is not None and shape != rules.shape:
+            raise ValueError(f"rules for a {rules.shape.name} board in a batch of {shape.name} boards")
+        shape = rules.shape
+    alone: dict[int, Board] = {}
     if isinstance(puzzles, np.ndarray):
         values, shape, errors = _from_array(puzzles, shape)
     else:
-        values, shape, errors = _from_records(list(puzzles), shape)
-    return _run(values, shape, errors, limits)
+        values, shape, errors = _from_records(list(puzzles), shape, alone)
+    result = _run(values, shape, errors, limits, rules, alone)
+    for index, board in alone.items():
+        _search_alone(index, board, limits, result)
+    return result
+
+
+def _search_alone(index: int, board: Board, limits: Limits, result: BatchResult) -> None:
+    """Row ``index`` of ``result``: ``board`` (which has rules of its own) searched alone."""
+    if engines.repeats_a_given(board):
+        result.conflicts[index] = True
+        result.exhausted[index] = True
+        return
+    search = engines.search_for(board)
+    code = search.run(limits)
+    result.counts[index] = search.count
+    result.nodes[index] = search.nodes
+    result.guesses[index] = search.guesses
+    result.exhausted[index] = code == P.DONE
+    if search.count:
+        result.solutions[index] = search.out
 
 
 def _from_array(array: np.ndarray, shape: Shape | None) -> tuple[np.ndarray, Shape, dict[int, str]]:
@@ -83,7 +115,7 @@ def _from_array(array: np.ndarray, shape: Shape | None) -> tuple[np.ndarray, Sha
 
 
 def _from_records(
-    records: list[Any], shape: Shape | None
+    records: list[Any], shape: Shape | None, alone: dict[int, Board]
 ) -> tuple[np.ndarray, Shape, dict[int, str]]:
     boards: dict[int, Board] = {}
     errors: dict[int, str] = {}
@@ -100,6 +132,9 @@ def _from_records(
             shape = board.shape
         if board.shape != shape:
             errors[index] = f"a {board.shape.name} board in a batch of {shape.name} boards"
+            continue
+        if not board.plain:
+            alone[index] = board
             continue
         boards[index] = board
     shape = shape or Shape(3, 3)
@@ -132,12 +167,17 @@ def _fast_lines(records: list[Any]) -> np.ndarray | None:
     return values
 
 
-def _run(values: np.ndarray, shape: Shape, errors: dict[int, str], limits: Limits) -> BatchResult:
+def _run(
+    values: np.ndarray, shape: Shape, errors: dict[int, str], limits: Limits, rules: Board | None,
+    alone: dict[int, Board],
+) -> BatchResult:
     unreadable = np.zeros(len(values), dtype=bool)
     unreadable[list(errors)] = True
-    conflicts = engines.repeats(values, shape) & ~unreadable
+    skip = unreadable.copy()
+    skip[list(alone)] = True
+    conflicts = engines.repeats(values, shape, rules) & ~skip
     start = time.perf_counter()
-    solutions, counts, nodes, guesses, exhausted = engines.solve_arrays(values, shape, limits, unreadable | conflicts)
+    solutions, counts, nodes, guesses, exhausted = engines.solve_arrays(values, shape, limits, skip | conflicts, rules)
     elapsed = time.perf_counter() - start
     counts[unreadable] = -1
     exhausted[conflicts] = True

@@ -23,7 +23,7 @@ from ..canon import canonical
 from ..generator import generate
 from ..logic import rate
 from ..board import Board, Record, read
-from ..formats import FORMATS
+from ..formats import FORMATS, LINE_FORMATS
 from ..results import ExitCode, Tally
 from ..shape import Shape
 
@@ -111,7 +111,7 @@ def marker(record_format: str, status: str, detail: str = "") -> str:
     """The stand-in for a board that could not be given: one line, and in block formats the
     blank line that ends a record."""
     text = MARKERS[status] + (f": {detail}" if detail else "")
-    return text + ("\n" if record_format == "line" or record_format == "leetcode" else "\n\n")
+    return text + ("\n" if record_format in LINE_FORMATS or record_format == "leetcode" else "\n\n")
 
 
 def where(source: str, record: Record, cell: tuple[int, int] | None = None) -> str:
@@ -138,7 +138,10 @@ def cli() -> None:
 
     Puzzles are read from FILES (or stdin) in any supported format, detected automatically:
     one per line (81 symbols for 9x9, '.', '-' or '0' for empty), grids of n lines, n lines of
-    integers (0 = empty), or LeetCode's [["5","3",".",...],...].
+    integers (0 = empty), or LeetCode's [["5","3",".",...],...]; variants as Sukaku pencil
+    marks (729 characters for 9x9), candidate grids, variant lines (givens, a jigsaw layout,
+    cages such as 15:r1c1,r1c2) or JSON objects (givens, regions, diagonals, windoku, cages,
+    candidates).
     """
 
 

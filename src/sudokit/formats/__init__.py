@@ -8,7 +8,14 @@ grid       ``n`` lines of ``n`` symbols (seed 001)              ``n`` lines + em
 ints       ``n`` lines of ``n`` integers, 0 = empty (seed 003)  ``n`` lines + empty line
 leetcode   ``[["5","3",".",...],...]`` (seed 002)               one line of JSON
 pretty     the boxed grid of ``str(board)``                    boxed grid + empty line
+sukaku     ``n**3`` pencil marks on one line (tdoku, SukakuEx.)  the line
+candidates ``n`` lines of ``n`` cells' candidates (HoDoKu, SE)  ``n`` lines + empty line
+variant    givens, jigsaw layout, ``15:r1c1,r1c2`` cages, words  the line
+json       ``{"givens": ..., "regions": ..., "cages": ...}``     one line of JSON
 ========== =================================================== ==========================
+
+The last four carry a variant's rules: pencil marks (``sukaku``, ``candidates``), jigsaw
+regions, extra houses and killer cages (``variant``, ``json``; see ``formats/variant.py``).
 
 Reading is streaming: :func:`scan` takes any iterable of lines (``str`` or ``bytes``) and
 yields one :class:`Scanned` record per puzzle, a bad puzzle included, so a caller can report it
@@ -26,12 +33,16 @@ from typing import Iterable, Iterator, Literal
 
 from ..errors import FormatError
 from ..shape import Shape
-from . import grid, ints, leetcode, line, pretty
+from . import grid, ints, leetcode, line, marks, pretty, sukaku, variant
 from ._data import BoardData, BoardLike, Position
 from ._symbols import NOT_A_SYMBOL, is_binary, value_table
 
-FormatName = Literal["line", "grid", "ints", "leetcode", "pretty"]
-FORMATS: tuple[str, ...] = ("line", "grid", "ints", "leetcode", "pretty")
+FormatName = Literal["line", "grid", "ints", "leetcode", "pretty", "sukaku", "candidates", "variant", "json"]
+FORMATS: tuple[str, ...] = ("line", "grid", "ints", "leetcode", "pretty", "sukaku", "candidates", "variant", "json")
+#: formats whose records are one line each (the rest are blocks of rows, but LeetCode's)
+LINE_FORMATS = ("line", "sukaku", "variant", "json")
+#: the line readers of the one-line formats
+_LINE_PARSERS = {"line": line.parse, "sukaku": sukaku.parse, "variant": variant.parse_line, "json": variant.parse_json}
 
 #: a line that is exactly this ends the input (seed 000's stream)
 END_MARK = "end"
@@ -79,8 +90,8 @@ def scan(
     if chosen not in FORMATS:
         raise ValueError(f"unknown format {chosen!r}; choose one of {', '.join(FORMATS)}")
     stream = _prepend(head, numbered)
-    if chosen == "line":
-        records = _read_lines(stream, shape, symbols)
+    if chosen in _LINE_PARSERS:
+        records = _read_lines(stream, shape, symbols, _LINE_PARSERS[chosen])
     elif chosen == "leetcode":
         records = _read_leetcode(stream, shape, symbols)
     else:
@@ -127,6 +138,15 @@ def positions(record: Scanned) -> list[Position]:
         return ints.positions(record.text, record.line)
     if record.format == "leetcode":
         return leetcode.positions(record.text, record.line, record.column)
+    if record.format == "sukaku":
+        size = record.data.shape.size if record.data is not None else round(len(record.text.strip()) ** (1 / 3))
+        return sukaku.positions(record.text, record.line, size)
+    if record.format == "variant":
+        return variant.positions(record.text, record.line)
+    if record.format == "json":
+        return variant.json_positions(record.text, record.line)
+    if record.format == "candidates":
+        return marks.positions(record.text, record.line)
     return grid.positions(record.text, record.line)  # grid and pretty
 
 
@@ -142,6 +162,14 @@ def format_board(board: BoardLike, format: str) -> str:
         return leetcode.format(board) + "\n"
     if format == "pretty":
         return pretty.format(board) + "\n"
+    if format == "sukaku":
+        return sukaku.format(board) + "\n"
+    if format == "candidates":
+        return marks.format(board) + "\n"
+    if format == "variant":
+        return variant.format_line(board) + "\n"
+    if format == "json":
+        return variant.format_json(board) + "\n"
     raise ValueError(f"unknown format {format!r}; choose one of {', '.join(FORMATS)}")
 
 
@@ -160,18 +188,30 @@ def detect(
     text = first_line.strip()
     if any(is_binary(char) for char in text):
         return "line"  # every line then reports its own binary bytes
+    if text.startswith("{"):
+        return "json"
     if text.startswith("["):
         return "leetcode"
+    if sukaku.looks_like(text, shape, symbols):
+        return "sukaku"
+    if variant.looks_like_line(text):
+        return "variant"
     if grid.is_separator(text):
+        if next_line is not None and marks.looks_like(next_line):
+            return "candidates"
         return "pretty"
     fields = ints.tokens(text)
     if len(fields) > 1 and all(field.isdigit() for field, _ in fields):
         count = len(fields)
+        if any(int(field) > count for field, _ in fields) and marks.looks_like(text):
+            return "candidates"  # "12 3 456 ...": no value of the board is that big
         if shape is not None:
             return "ints" if count == shape.size else "line"
         if any(len(field) > 1 for field, _ in fields) or Shape.for_size_or_none(count):
             return "ints"
         return "line"
+    if marks.looks_like(text):
+        return "candidates"
     items = grid.row_items(text, 1)
     length = len(items)
     if shape is not None:
@@ -221,13 +261,13 @@ def _prepend(head: list[Numbered], rest: Iterator[Numbered]) -> Iterator[Numbere
 
 
 def _read_lines(
-    stream: Iterator[Numbered], shape: Shape | None, symbols: str | None
+    stream: Iterator[Numbered], shape: Shape | None, symbols: str | None, parse=line.parse
 ) -> Iterator[Parsed]:
     for number, text in stream:
         if not text.strip():
             continue
         try:
-            yield number, 1, text, line.parse(text, shape, symbols, line=number), None
+            yield number, 1, text, parse(text, shape, symbols, line=number), None
         except FormatError as error:
             yield number, 1, text, None, error
 
@@ -245,6 +285,8 @@ def _read_blocks(
         try:
             if format == "ints":
                 board = ints.parse_rows(rows, shape, end_line=end_line)
+            elif format == "candidates":
+                board = marks.parse_rows(rows, shape, symbols, end_line=end_line)
             else:
                 board = grid.parse_rows(rows, shape, symbols, end_line=end_line)
         except FormatError as error:
@@ -259,12 +301,15 @@ def _read_blocks(
                 yield finish(number)
                 rows = []
             continue
-        if format != "ints" and grid.is_separator(text):
+        if format != "ints" and (grid.is_separator(text) or (format == "candidates" and marks.is_separator(text))):
             continue
         if not rows and shape is None:
-            size = (
-                len(ints.tokens(text)) if format == "ints" else grid.size_of_row(text, number)
-            )
+            if format == "ints":
+                size = len(ints.tokens(text))
+            elif format == "candidates":
+                size = len(marks.tokens(text, number))
+            else:
+                size = grid.size_of_row(text, number)
         rows.append((number, text))
         if size is not None and len(rows) >= size:
             yield finish(number + 1)
@@ -293,6 +338,7 @@ def _read_leetcode(
 __all__ = [
     "END_MARK",
     "FORMATS",
+    "LINE_FORMATS",
     "BoardData",
     "BoardLike",
     "FormatName",

@@ -10,17 +10,21 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from ..shape import Shape
+from ..shape import Cage, Geometry, Shape
 
 
 class BoardData(NamedTuple):
     """A parsed board: ``n*n`` uint8 cell values (0 empty), its shape, and the alphabet that
-    wrote it (``symbols[v - 1]`` writes value ``v``). The cells array is fresh and the taker
-    may keep it."""
+    wrote it (``symbols[v - 1]`` writes value ``v``); for a variant, its houses (None: the
+    shape's), cages and starting candidates (a uint64 mask per cell, None: every value). The
+    arrays are fresh and the taker may keep them."""
 
     cells: np.ndarray
     shape: Shape
     symbols: str
+    geometry: Geometry | None = None
+    cages: tuple[Cage, ...] = ()
+    candidates: np.ndarray | None = None
 
 
 class BoardLike(Protocol):
@@ -34,6 +38,15 @@ class BoardLike(Protocol):
 
     @property
     def symbols(self) -> str: ...
+
+    @property
+    def geometry(self) -> Geometry | None: ...
+
+    @property
+    def cages(self) -> tuple[Cage, ...]: ...
+
+    @property
+    def candidates(self) -> np.ndarray | None: ...
 
 
 def value_rows(board: BoardLike) -> list[list[int]]:

@@ -6,12 +6,32 @@ Drawn with Unicode box-drawing characters so that it can never be confused with 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ._data import BoardLike, value_rows
 
 
+class _Frame(NamedTuple):
+    """A frame of one box over the whole board (what a jigsaw is drawn in)."""
+
+    size: int
+
+    @property
+    def box_height(self) -> int:
+        return self.size
+
+    @property
+    def box_width(self) -> int:
+        return self.size
+
+
 def format(board: BoardLike, blank: str = ".") -> str:
-    """The board drawn in boxes, each line ending in a newline."""
+    """The board drawn in boxes, each line ending in a newline (a jigsaw's regions are not
+    boxes: it is drawn in one frame)."""
     shape = board.shape
+    geometry = board.geometry
+    if geometry is not None and not geometry.is_boxed(shape):
+        shape = _Frame(shape.size)  # type: ignore[assignment]
     table = blank + board.symbols
     segment = "─" * (2 * shape.box_width + 1)
     stacks = shape.size // shape.box_width

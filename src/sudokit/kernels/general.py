@@ -28,6 +28,10 @@ State of one search level, one row of ``stack``, one 64-bit word per cell::
     a set bit is a candidate; one bit alone means the cell is decided, and at rest (between
     propagations) every decided value is already removed from all of its peers.
 
+    stack[level, cells + k]   on a board with cages, what cage k's cells held when it was
+                              last filtered on this path (``cages.py``), copied with the
+                              level so that a branch filters only the cages it changed
+
 A branch copies the whole level (``n*n`` words: 648 bytes at 9x9, 32 KiB at 64x64) and fixes one
 cell in the copy; backtracking is then free: drop the copy. The alternative, a trail of undone
 changes, saves memory on big boards but costs on every elimination; copying won on the data.
@@ -35,7 +39,10 @@ changes, saves memory on big boards but costs on every elimination; copying won 
 Geometry arrives as tables, so one compiled kernel serves every shape:
 ``houses[h, j]`` is the j-th cell of house h; ``cell_houses[c, k]`` the k-th house of cell c
 (-1 padded, for shapes with extra houses). Rows are houses ``0..n-1``, columns ``n..2n-1``
-and boxes ``2n..3n-1`` (``shape.py``); locked candidates read the box shape from ``options``.
+and boxes ``2n..3n-1`` (``shape.py``); locked candidates read the box shape from ``options``
+and stay off where houses ``2n..3n-1`` are not boxes (jigsaw regions). Killer cages and
+starting candidates (pencil marks) arrive as one more tuple of arrays, ``variant``, whose
+filter runs after singles (``cages.py``).
 
 ``dirty[h]`` holds one bit per rule that has to look at house h again (``HIDDEN``,
 ``LOCKED_DIRTY``, ``SUBSETS_DIRTY``); a rule clears its bit when it scans the house, and every
@@ -47,6 +54,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import cages as V
 from . import protocol as P
 from ._jit import kernel
 from .bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
@@ -100,12 +108,17 @@ _KEY = 64
 
 
 def options_for(shape, rules=None, branch=None, restart=None, seed=None, lazy=None,
-                values=None) -> np.ndarray:
-    """The ``options`` array for a shape: the rules, branching, restarts and value order that
-    won on the data for its size unless ``rules`` / ``branch`` / ``restart`` / ``seed`` /
-    ``lazy`` / ``values`` say otherwise (see ``default_options``)."""
+                values=None, variant=False) -> np.ndarray:
+    """The ``options`` array for a shape (or a geometry): the rules, branching, restarts and
+    value order that won on the data for its size (``variant``: for a board with variant
+    rules, see ``variant_options``) unless ``rules`` / ``branch`` / ``restart`` / ``seed`` /
+    ``lazy`` / ``values`` say otherwise (see ``default_options``). Locked candidates stay off
+    where the regions are not boxes, whatever ``rules`` says."""
     options = np.zeros(OPTIONS_SIZE, dtype=np.int64)
-    default_options(shape.houses, options)
+    if variant:
+        variant_options(shape.houses, options)
+    else:
+        default_options(shape.houses, options)
     if rules is not None:
         options[RULES] = rules
     if branch is not None:
@@ -118,7 +131,26 @@ def options_for(shape, rules=None, branch=None, restart=None, seed=None, lazy=No
         options[LAZY] = lazy
     if values is not None:
         options[VALUES] = values
+    if not _boxed(shape.houses, options[BOX_HEIGHT], options[BOX_WIDTH]):
+        options[RULES] &= ~LOCKED
     return options
+
+
+@kernel
+def variant_options(houses, options):
+    """``default_options`` for a board with variant rules (killer cages, pencil marks, extra
+    houses, jigsaw regions) up to 16x16: locked candidates (where the regions are boxes), the
+    all-different filter and dom/wdeg from the root. Killer and pencil-mark puzzles without
+    givens keep failing on singles alone (the hard killers of the shared data: 9.6 million
+    nodes to prove one unique, 131,000 with the killer's 45-rule sums, 16,000 with these
+    rules; figures in benchmarks/README.md)."""
+    default_options(houses, options)
+    if houses.shape[1] <= 16:
+        options[RULES] = SUBSETS
+        if _boxed(houses, options[BOX_HEIGHT], options[BOX_WIDTH]):
+            options[RULES] |= LOCKED
+        options[BRANCH] = WDEG
+        options[LAZY] = 0
 
 
 @kernel
@@ -157,6 +189,25 @@ def default_options(houses, options):
         options[BRANCH] = WDEG
         options[LAZY] = LAZY_START
         options[VALUES] = LEAST_CONSTRAINING
+    if not _boxed(houses, options[BOX_HEIGHT], width):
+        options[RULES] &= ~LOCKED  # locked candidates compute boxes: jigsaw regions are not
+
+
+@kernel
+def _boxed(houses, height, width):
+    """Whether houses ``2n..3n-1`` are the ``height x width`` boxes (locked candidates work
+    out segments from the box shape, so irregular regions must not get them)."""
+    size = houses.shape[1]
+    if height * width != size or houses.shape[0] < 3 * size:
+        return False
+    for box in range(size):
+        for j in range(size):
+            cell = houses[2 * size + box, j]
+            row = cell // size
+            col = cell % size
+            if (row // height) * height + col // width != box:
+                return False
+    return True
 
 
 # -- loading and singles ---------------------------------------------------------------------
@@ -180,10 +231,15 @@ def load_givens(givens, cell_houses, full, cand, queue, dirty):
 
 
 @kernel(inline="always")
-def _load_root(givens, cell_houses, full, cand, queue, dirty, options):
-    """``load_givens`` for the root of a search, every house dirty, and the candidate
+def _load_root(givens, cell_houses, full, row, queue, dirty, options, variant):
+    """``load_givens`` into the root level ``row``, every house dirty, the starting
+    candidates of ``variant`` kept, every cage to filter, and the candidate
     ``options[STRIKE]`` names struck out (a cell left with one value joins the queue)."""
+    cells = givens.shape[0]
+    cand = row[:cells]
     queued = load_givens(givens, cell_houses, full, cand, queue, dirty)
+    queued = V.load(cand, givens, full, variant, queue, queued)
+    row[cells:] = V.UNSEEN
     dirty[:] = ALL_DIRTY
     strike = options[STRIKE]
     if strike >= 0:
@@ -206,6 +262,25 @@ def propagate(cand, houses, cell_houses, full, queue, queued, dirty):
 
 
 @kernel
+def propagate_variant(cand, houses, cell_houses, full, queue, queued, dirty, variant, seen):
+    """``propagate`` and the cages of ``variant`` to a common fixpoint (what the
+    optimisation kernel runs; ``seen`` as in ``propagate_rules``). Returns False at a
+    contradiction."""
+    caged = variant[V.CELLS].shape[0] > 0
+    while True:
+        if _singles(cand, houses, cell_houses, full, queue, queued, dirty, HIDDEN) >= 0:
+            return False
+        if not caged:
+            return True
+        queued, changed, failed = V.propagate(cand, houses, cell_houses, queue, dirty, HIDDEN,
+                                              variant, seen)
+        if failed >= 0:
+            return False
+        if not changed:
+            return True
+
+
+@kernel
 def _singles(cand, houses, cell_houses, full, queue, queued, dirty, mark):
     """``propagate``, setting the dirty bits ``mark`` on every house it changes. Returns -1,
     or at a contradiction the house that showed it."""
@@ -220,6 +295,8 @@ def _singles(cand, houses, cell_houses, full, queue, queued, dirty, mark):
             cell = queue[head]
             head += 1
             bit = cand[cell]
+            if bit == ZERO:  # its starting candidates left it none
+                return cell_houses[cell, 0]
             for k in range(per_cell):
                 house = cell_houses[cell, k]
                 if house < 0:
@@ -287,16 +364,25 @@ def _singles(cand, houses, cell_houses, full, queue, queued, dirty, mark):
 
 @kernel
 def propagate_rules(cand, houses, cell_houses, full, queue, queued, dirty, options, rules, work,
-                    iwork):
-    """Singles, then the ``rules`` (bit flags, ``LOCKED | SUBSETS``), cheapest first, to a
-    common fixpoint: whenever a rule removes a candidate, singles run again before the next
-    rule. Returns -1, or at a contradiction the house that showed it (for the conflict weights
-    of ``WDEG``). ``work`` and ``iwork`` are scratch (see ``scratch``)."""
+                    iwork, variant, seen):
+    """Singles, the cages of ``variant`` (if any; ``seen``, what each had when last filtered,
+    see ``cages.py``), then the ``rules`` (bit flags, ``LOCKED | SUBSETS``), cheapest first,
+    to a common fixpoint: whenever a rule removes a candidate, singles run again before the
+    next rule. Returns -1, or at a contradiction the house that showed it (for the conflict
+    weights of ``WDEG``). ``work`` and ``iwork`` are scratch (see ``scratch``)."""
+    caged = variant[V.CELLS].shape[0] > 0
     while True:
         failed = _singles(cand, houses, cell_houses, full, queue, queued, dirty, ALL_DIRTY)
         if failed >= 0:
             return failed
         queued = 0
+        if caged:
+            queued, changed, failed = V.propagate(cand, houses, cell_houses, queue, dirty, ALL_DIRTY,
+                                                  variant, seen)
+            if failed >= 0:
+                return failed
+            if changed:
+                continue
         if rules & LOCKED:
             queued = _locked(cand, cell_houses, options[BOX_HEIGHT], options[BOX_WIDTH],
                              queue, dirty, work)
@@ -818,12 +904,14 @@ def search(
     options,
     work,
     iwork,
+    variant,
 ):
     """Run (or resume) the search until a protocol code is due; see ``protocol``.
 
     ``options`` (see ``options_for``) picks the rules and the branching; ``work`` and
     ``iwork`` are scratch for the rules (``scratch(size)``), kept by the caller only so that
-    no call allocates. A choice point is a cell (``branch_cell[d] >= 0``, ``branch_rest[d]``
+    no call allocates; ``variant`` holds the board's cages and starting candidates
+    (``cages.py``; ``cages.plain`` for a board without them). A choice point is a cell (``branch_cell[d] >= 0``, ``branch_rest[d]``
     its values left to try) or a (house, value) (negative, see ``_place_code``;
     ``branch_rest[d]`` its places left to try)."""
     cells = givens.shape[0]
@@ -834,7 +922,7 @@ def search(
     weights = iwork[_I_WEIGHT]
     cell_weights = iwork[_I_CELL_WEIGHT]
     if fresh:
-        queued = _load_root(givens, cell_houses, full, stack[0], queue, dirty, options)
+        queued = _load_root(givens, cell_houses, full, stack[0], queue, dirty, options, variant)
         _reset_weights(cell_houses, weights, cell_weights)
         iwork[_I_RUN, 1] = 0
         iwork[_I_RUN, 2] = options[RESTART]
@@ -849,16 +937,16 @@ def search(
                 return pause(ctl, depth, phase, P.BUDGET)
             if queued < 0:  # resuming a propagation: redo it from the branched cell
                 if depth == 0:
-                    queued = _load_root(givens, cell_houses, full, stack[0], queue, dirty, options)
+                    queued = _load_root(givens, cell_houses, full, stack[0], queue, dirty, options, variant)
                 else:
                     queue[0] = _branched_cell(houses, branch_cell[depth - 1])
                     queued = 1
                     _mark_houses(cell_houses, queue[0], dirty)
             ctl[P.NODES] += 1
-            cand = stack[depth]
+            cand = stack[depth, :cells]
             rules = options[RULES] if depth >= iwork[_I_LAZY, 5] or depth == 0 else 0
             failed = propagate_rules(cand, houses, cell_houses, full, queue, queued, dirty,
-                                     options, rules, work, iwork)
+                                     options, rules, work, iwork, variant, stack[depth, cells:])
             queued = -1
             if failed >= 0:
                 weights[failed] += 1
@@ -893,7 +981,7 @@ def search(
                 continue
             phase = _CHOOSE
         if phase == _CHOOSE:
-            cand = stack[depth]
+            cand = stack[depth, :cells]
             code, rest = choose(cand, houses, cell_houses, mode, empty_in, work[_W_DOM], weights,
                                 cell_weights)
             if code >= cells:  # every cell decided: a solution
@@ -916,7 +1004,7 @@ def search(
             if options[SEED] != 0:
                 bit = _random_bit(rest, iwork)
             elif options[VALUES] == LEAST_CONSTRAINING and branch_cell[depth] >= 0:
-                bit = _least_constraining(stack[depth], houses, cell_houses, branch_cell[depth], rest)
+                bit = _least_constraining(stack[depth, :cells], houses, cell_houses, branch_cell[depth], rest)
             else:
                 bit = lowest_bit(rest)
             branch_rest[depth] = rest ^ bit

@@ -18,22 +18,28 @@ from .driver import grown, record, start
 
 @kernel
 def solve_many(
-    puzzles, houses, cell_houses, full, limit, node_budget, solutions, counts, nodes, guesses, exhausted
+    puzzles, houses, cell_houses, full, limit, node_budget, solutions, counts, nodes, guesses, exhausted,
+    variant, rules,
 ):
     """Search every row of ``puzzles`` (``(N, cells)`` values, 0 empty) for up to ``limit``
     solutions and at most ``node_budget`` nodes: the first solution into ``solutions[k]``, the
     count, nodes and guesses, and whether the search space was exhausted. Rows with
-    ``counts[k] < 0`` on entry are skipped (the caller's mark for records it set aside)."""
+    ``counts[k] < 0`` on entry are skipped (the caller's mark for records it set aside). Every
+    row shares ``variant``, the cages and starting candidates (``cages.py``); ``rules`` True
+    picks ``general.variant_options`` (the options a single board with variant rules gets)."""
     cells = puzzles.shape[1]
     levels = min(cells + 1, max(16, (1 << 21) // (8 * cells)))
-    stack = np.zeros((levels, cells), dtype=np.uint64)
+    stack = np.zeros((levels, cells + variant[1].shape[0]), dtype=np.uint64)  # cages' counts too
     branch_cell = np.zeros(levels, dtype=np.int64)
     branch_rest = np.zeros(levels, dtype=np.uint64)
     ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
     queue = np.zeros(cells, dtype=np.int32)
     dirty = np.zeros(houses.shape[0], dtype=np.uint8)
     options = np.zeros(general.OPTIONS_SIZE, dtype=np.int64)
-    general.default_options(houses, options)
+    if rules:
+        general.variant_options(houses, options)
+    else:
+        general.default_options(houses, options)
     work, iwork = general.scratch(houses)
     for k in range(puzzles.shape[0]):
         if counts[k] < 0:
@@ -43,7 +49,7 @@ def solve_many(
             code = general.search(
                 puzzles[k], houses, cell_houses, full, stack, branch_cell, branch_rest, ctl,
                 limit, node_budget - ctl[P.NODES], 1, solutions[k], queue, dirty,
-                options, work, iwork,
+                options, work, iwork, variant,
             )
             if code != P.STACK_FULL:
                 break

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import classic, general
+from . import cages, classic, general
 from . import protocol as P
 from ._jit import kernel
 from .bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
@@ -143,16 +143,17 @@ def random_fill(cell_houses, n_houses, full, rng, node_budget, grid):
 
 @kernel
 def _general(puzzle, houses, cell_houses, full, stack, branch_cell, branch_rest, ctl, limit,
-             node_budget, record_at, out, queue, dirty, options, work, iwork):  # fmt: skip
+             node_budget, record_at, out, queue, dirty, options, work, iwork, variant):  # fmt: skip
     """A fresh ``general.search`` of ``puzzle`` to ``limit`` solutions or ``node_budget``
     nodes, the stack grown as it fills; returns the protocol code and the (maybe new) stack
-    arrays, which the caller keeps for the next search."""
+    arrays, which the caller keeps for the next search. ``variant`` is ``cages.plain``'s
+    (generated puzzles have no cages or pencil marks)."""
     cells = puzzle.shape[0]
     start(ctl)
     while True:
         code = general.search(
             puzzle, houses, cell_houses, full, stack, branch_cell, branch_rest, ctl, limit,
-            node_budget - ctl[P.NODES], record_at, out, queue, dirty, options, work, iwork,
+            node_budget - ctl[P.NODES], record_at, out, queue, dirty, options, work, iwork, variant,
         )  # fmt: skip
         if code != P.STACK_FULL:
             return code, stack, branch_cell, branch_rest
@@ -189,12 +190,13 @@ def searched_grids(houses, cell_houses, full, seeds, node_budget, grids, ok):
     options = np.zeros(general.OPTIONS_SIZE, dtype=np.int64)
     general.default_options(houses, options)
     work, iwork = general.scratch(houses)
+    variant = cages.plain(cells, full)
     empty = np.zeros(cells, dtype=np.uint8)
     for k in range(seeds.shape[0]):
         options[general.SEED] = seeds[k]
         code, stack, branch_cell, branch_rest = _general(
             empty, houses, cell_houses, full, stack, branch_cell, branch_rest, ctl, 1,
-            node_budget, 1, grids[k], queue, dirty, options, work, iwork,
+            node_budget, 1, grids[k], queue, dirty, options, work, iwork, variant,
         )  # fmt: skip
         ok[k] = ctl[P.COUNT] == 1
 
@@ -219,6 +221,7 @@ def mix(houses, cell_houses, full, seeds, moves, cap, grids):
     options = np.zeros(general.OPTIONS_SIZE, dtype=np.int64)
     general.default_options(houses, options)
     work, iwork = general.scratch(houses)
+    variant = cages.plain(cells, full)
     rng = np.zeros(1, dtype=np.uint64)
     puzzle = np.zeros(cells, dtype=np.uint8)
     out = np.zeros(cells, dtype=np.uint8)
@@ -236,7 +239,7 @@ def mix(houses, cell_houses, full, seeds, moves, cap, grids):
                 puzzle[index[j]] = 0
             code, stack, branch_cell, branch_rest = _general(
                 puzzle, houses, cell_houses, full, stack, branch_cell, branch_rest, ctl, cap,
-                1 << 40, 0, out, queue, dirty, options, work, iwork,
+                1 << 40, 0, out, queue, dirty, options, work, iwork, variant,
             )  # fmt: skip
             found = ctl[P.COUNT]
             if code != P.DONE or found >= cap:
@@ -244,7 +247,7 @@ def mix(houses, cell_houses, full, seeds, moves, cap, grids):
             pick = 1 + np.int64((_next_random(rng) >> np.uint64(11)) % np.uint64(found))
             code, stack, branch_cell, branch_rest = _general(
                 puzzle, houses, cell_houses, full, stack, branch_cell, branch_rest, ctl, pick,
-                1 << 40, pick, out, queue, dirty, options, work, iwork,
+                1 << 40, pick, out, queue, dirty, options, work, iwork, variant,
             )  # fmt: skip
             grids[k, :] = out
 
@@ -348,6 +351,7 @@ def carve(
     options = np.zeros(general.OPTIONS_SIZE, dtype=np.int64)
     general.default_options(houses, options)
     work, iwork = general.scratch(houses)
+    variant = cages.plain(cells, full)
     ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
     out = np.zeros(cells, dtype=np.uint8)
     removed = np.zeros(cells, dtype=np.int32)
@@ -416,7 +420,7 @@ def carve(
                     options[general.STRIKE] = cell * 64 + value
                     code, stack, branch_cell, branch_rest = _general(
                         puzzle, houses, cell_houses, full, stack, branch_cell, branch_rest, ctl,
-                        1, node_budget, 1, out, queue, dirty, options, work, iwork,
+                        1, node_budget, 1, out, queue, dirty, options, work, iwork, variant,
                     )  # fmt: skip
                     options[general.STRIKE] = -1
                     spent += ctl[P.NODES]

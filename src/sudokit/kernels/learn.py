@@ -1108,9 +1108,11 @@ def search(givens, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ctl, limi
            record_at, out,
            assign, level, reason, trail, lim, mask, seen, activity, heap, where, stamp, buffer,
            start, csize, lbds, flags, lits, whead, wnext, wclause, hdirty, xlits, xlim,
-           st, fl):
+           st, fl, pencil):
     """Run (or resume) the search until a protocol code is due (see ``protocol``); the
-    arrays after ``out`` are the state (``new_state``). STACK_FULL asks for ``grow``."""
+    arrays after ``out`` are the state (``new_state``), then ``pencil``, the candidates each
+    cell starts from (a mask per cell: pencil marks, every value where there are none).
+    STACK_FULL asks for ``grow``."""
     n = houses.shape[1]
     cells = givens.shape[0]
     variables = cells * n
@@ -1136,7 +1138,27 @@ def search(givens, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ctl, limi
             mask[group] = (ONE << np.uint64(n)) - ONE
         for x in range(variables):
             _heap_insert(x, heap, where, activity, st)
+        full = (ONE << np.uint64(n)) - ONE
+        for cell in range(cells):  # values the marks leave out are false from the start
+            if st[S_UNSAT] or pencil[cell] == full:
+                continue
+            for v in range(n):
+                x = cell * n + v
+                if (pencil[cell] >> np.uint64(v)) & ONE or assign[x] != UNDEF:
+                    continue
+                if mask[cell] == (ONE << np.uint64(v)):  # the cell's last value
+                    st[S_UNSAT] = 1
+                    break
+                _set_false(x, cell, v, NO_REASON, n, cells, cell_houses, pos, assign, level,
+                           reason, trail, mask, st)
+                if not _propagate(n, cells, houses, cell_houses, pos, ix_house, ix_mask, ix_at,
+                                  assign, level, reason, trail, mask, lits, start, csize, whead,
+                                  wnext, wclause, hdirty, st):
+                    st[S_UNSAT] = 1
+                    break
         for cell in range(cells):
+            if st[S_UNSAT]:
+                break
             if givens[cell]:
                 x = cell * n + np.int64(givens[cell]) - 1
                 if assign[x] == FALSE:
@@ -1245,8 +1267,10 @@ class Learner:
     Python side of ``search``; ``solve.GeneralSearch`` drives it under ``protocol``)."""
 
     def __init__(self, givens: np.ndarray, houses: np.ndarray, cell_houses: np.ndarray,
-                 size: int, locked: bool = False, alldiff: bool = False) -> None:
+                 size: int, locked: bool = False, alldiff: bool = False,
+                 marks: np.ndarray | None = None) -> None:
         self.givens = givens
+        self.marks = np.full(len(givens), (1 << size) - 1, dtype=np.uint64) if marks is None else marks
         self.houses = houses
         self.cell_houses = cell_houses
         self.pos = cell_positions(houses, cell_houses)
@@ -1263,7 +1287,7 @@ class Learner:
             s["assign"], s["level"], s["reason"], s["trail"], s["lim"], s["mask"], s["seen"],
             s["activity"], s["heap"], s["where"], s["stamp"], s["buffer"], s["start"],
             s["csize"], s["lbd"], s["flags"], s["lits"], s["whead"], s["wnext"],
-            s["wclause"], s["hdirty"], s["xlits"], s["xlim"], s["st"], s["fl"],
+            s["wclause"], s["hdirty"], s["xlits"], s["xlim"], s["st"], s["fl"], self.marks,
         )
 
     def grow(self) -> None:

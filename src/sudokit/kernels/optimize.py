@@ -2,8 +2,9 @@
 
 Every cell ``c`` has an integer weight ``w[c]``; a completion scores ``sum w[c] * value[c]``.
 The kernel maximises (the Python layer minimises by negating the weights). It is the general
-kernel's depth-first search (same candidate masks, same ``general.propagate``, same resumable
-protocol) with three additions at every node:
+kernel's depth-first search (same candidate masks, same singles with the variant's cages and
+starting candidates, ``general.propagate_variant``, same resumable protocol) with three
+additions at every node:
 
 1. **Two upper bounds**, cheapest first; the node is cut when either is no better than the
    best completion found so far (the *incumbent*):
@@ -35,7 +36,8 @@ protocol) with three additions at every node:
    most), trying its values in decreasing reduced profit, so the first dive already lands on
    a good completion and later ones improve it.
 
-State, besides the general kernel's ``stack`` of candidate masks (see ``general``)::
+State, besides the general kernel's ``stack`` of candidate masks (see ``general``; on a
+board with cages each level also keeps the cages' counts after its cells, ``cages.py``)::
 
     ctl[BEST], ctl[FOUND]   the incumbent's score, and 1 once there is one
     ctl[COUNT]              how many times the incumbent improved (``limit`` stops there)
@@ -59,7 +61,8 @@ from . import protocol as P
 from ._jit import kernel
 from .bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
 from .driver import finish, pause, resume
-from .general import load_givens, propagate
+from . import cages as V
+from .general import load_givens, propagate_variant
 
 # ctl slots beyond the protocol's
 BEST = 5
@@ -323,11 +326,14 @@ def search(
     top2,
     sweeps,
     stats,
+    variant,
 ):
     """Run (or resume) the branch and bound until a protocol code is due (see ``protocol``).
 
     DONE: the search space is exhausted, so the incumbent (if ``ctl[FOUND]``) is optimal.
     LIMIT: the incumbent improved ``limit`` times. BUDGET, STACK_FULL: as in ``protocol``.
+    ``variant``: the cages and starting candidates (``cages.py``); they only remove
+    candidates, so both bounds stay admissible.
     """
     size = houses.shape[1]
     cells = givens.shape[0]
@@ -335,7 +341,9 @@ def search(
     depth, phase, fresh = resume(ctl)
     if fresh:
         dual_init(weights, cell_houses, lam, red)
-        queued = load_givens(givens, cell_houses, full, stack[0], queue, dirty)
+        queued = load_givens(givens, cell_houses, full, stack[0, :cells], queue, dirty)
+        queued = V.load(stack[0, :cells], givens, full, variant, queue, queued)
+        stack[0, cells:] = V.UNSEEN
     else:
         queued = -1
     while True:
@@ -344,14 +352,17 @@ def search(
                 return pause(ctl, depth, phase, P.BUDGET)
             if queued < 0:  # resuming a propagation: redo it from the branched cell
                 if depth == 0:
-                    queued = load_givens(givens, cell_houses, full, stack[0], queue, dirty)
+                    queued = load_givens(givens, cell_houses, full, stack[0, :cells], queue, dirty)
+                    queued = V.load(stack[0, :cells], givens, full, variant, queue, queued)
+                    stack[0, cells:] = V.UNSEEN
                 else:
                     queue[0] = branch_cell[depth - 1]
                     queued = 1
                     _mark_houses(cell_houses, queue[0], dirty)
             ctl[P.NODES] += 1
-            cand = stack[depth]
-            ok = propagate(cand, houses, cell_houses, full, queue, queued, dirty)
+            cand = stack[depth, :cells]
+            seen = stack[depth, cells:]
+            ok = propagate_variant(cand, houses, cell_houses, full, queue, queued, dirty, variant, seen)
             queued = -1
             bound = np.int64(0)
             cut = False
@@ -395,7 +406,8 @@ def search(
                 if queued < 0:
                     ok = False
                 else:
-                    ok = propagate(cand, houses, cell_houses, full, queue, queued, dirty)
+                    ok = propagate_variant(cand, houses, cell_houses, full, queue, queued, dirty, variant,
+                                           seen)
                 queued = -1
             if cut:
                 phase = P.BACKTRACK

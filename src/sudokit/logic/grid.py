@@ -15,6 +15,24 @@ from .steps import Step, decode
 from .techniques import Technique
 
 
+def human_rules(board: Board, marks: bool = True) -> None:
+    """Refuse, with ``ValueError``, a board whose rules the techniques do not know: they
+    work on rows, columns and boxes (HoDoKu's techniques and scores are defined there), so
+    jigsaw regions, extra houses and killer cages are refused, never solved wrongly; pencil
+    marks (a Sukaku, a player's candidates) are fine where ``marks``."""
+    n = board.size
+    geometry = board.geometry
+    if not geometry.is_boxed(board.shape):
+        raise ValueError("the human-style techniques work on rows, columns and boxes; this board has jigsaw regions")
+    if geometry.extra:
+        kinds = sorted(set(geometry.kinds[3 * n :]))
+        raise ValueError(f"the human-style techniques work on rows, columns and boxes; this board has extra houses ({', '.join(kinds)})")
+    if board.cages:
+        raise ValueError("the human-style techniques work on rows, columns and boxes; this board has killer cages")
+    if not marks and board.candidates is not None:
+        raise ValueError("HoDoKu's scale rates givens; this board starts from pencil marks (explain and hint take them)")
+
+
 @functools.lru_cache(maxsize=32)
 def geometry(shape: Shape) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The tables the logic kernels read: houses, each cell's houses, each cell's peers in
@@ -34,9 +52,13 @@ class CandidateGrid:
     """A board and its candidates. Starts from the givens (every candidate the givens allow),
     optionally narrowed to a player's pencil marks (``marks``: a candidate mask per cell, bit
     ``v - 1`` for value ``v``). ``fixed`` tells the puzzle's givens from values a solver
-    placed (default: every value is a given)."""
+    placed (default: every value is a given). A board's own candidates (a Sukaku) are the
+    default marks; rules the techniques do not know are refused (:func:`human_rules`)."""
 
     def __init__(self, board: Board, marks: np.ndarray | None = None, fixed: np.ndarray | None = None) -> None:
+        human_rules(board)
+        if marks is None:
+            marks = board.candidates
         kernel = engines.logic_kernels()
         shape = board.shape
         self.board = board
