@@ -16,24 +16,27 @@ def board_text(board: Board, puzzle: Board | None = None) -> Text:
     shape = board.shape
     table = "." + board.symbols
     givens = puzzle.cells if puzzle is not None else board.cells
-    segment = "─" * (2 * shape.box_width + 1)
-    stacks = shape.size // shape.box_width
+    n = shape.size
+    # a jigsaw's regions are not boxes: one frame, no inner rules (as ``str(board)``)
+    height, width = (shape.box_height, shape.box_width) if board.geometry.is_boxed(shape) else (n, n)
+    segment = "─" * (2 * width + 1)
+    stacks = n // width
 
     def rule(left: str, middle: str, right: str) -> str:
         return left + middle.join([segment] * stacks) + right + "\n"
 
     text = Text(rule("┌", "┬", "┐"))
-    for row in range(shape.size):
-        if row and row % shape.box_height == 0:
+    for row in range(n):
+        if row and row % height == 0:
             text.append(rule("├", "┼", "┤"))
         text.append("│")
-        for col in range(shape.size):
-            cell = row * shape.size + col
+        for col in range(n):
+            cell = row * n + col
             value = int(board.cells[cell])
             style = GIVEN_STYLE if givens[cell] else FILLED_STYLE if value else ""
             text.append(" ")
             text.append(table[value], style=style)
-            if (col + 1) % shape.box_width == 0:
+            if (col + 1) % width == 0:
                 text.append(" │")
         text.append("\n")
     text.append(rule("└", "┴", "┘").rstrip("\n"))
