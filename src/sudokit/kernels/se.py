@@ -13,7 +13,17 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
-from .se_chains import DYNAMIC, DYNAMIC_PLUS, MULTIPLE, NISHIO, W_OVER, borrow_workspace, multiple_chains, unary_chains
+from .se_chains import (
+    DYNAMIC,
+    DYNAMIC_PLUS,
+    LINKS_CACHE,
+    MULTIPLE,
+    NISHIO,
+    W_OVER,
+    borrow_workspace,
+    multiple_chains,
+    unary_chains,
+)
 from .se_core import PCELL, apply_hint, borrow_grid, borrow_hint, copy_hint, solved
 from .se_patterns import aligned_exclusion, bug, strong_links, unique_loops
 from .se_rules import als_wing, fish, hidden_set, hidden_single, locking, naked_set, naked_single, xy_wing
@@ -82,7 +92,8 @@ def find(g, ws, h, scratch, best, rule):
         return hidden_set(g, h, 3, False)
     if rule == 12 or rule == 19 or rule == 22:
         degree = 2 if rule == 12 else (3 if rule == 19 else 4)
-        if strong_links(g, degree, scratch, best):
+        k = LINKS_CACHE + degree - 2
+        if strong_links(g, degree, scratch, best, ws[32], ws[30][k], ws[31][k]):
             copy_hint(best, h)
             return True
         return False

@@ -32,6 +32,7 @@ from ._jit import kernel
 from .bits import borrowed
 from .se_advanced import ADV_MAX, ADV_POOL, basic
 from .se_core import (
+    digit_masks,
     CELL_POS,
     CELL_REGION,
     LOW,
@@ -107,6 +108,9 @@ def new_workspace():
         np.zeros(ADV_MAX, dtype=np.int64),  # 27 ... and count
         np.zeros(ADV_POOL, dtype=np.int64),  # 28 ... the parents
         np.zeros(2, dtype=np.int64),  # 29 ... counts
+        np.zeros((8, 10, 2), dtype=np.uint64),  # 30 per-value "nothing" caches: the value's cells
+        np.zeros((8, 10), dtype=np.int64),  # 31 ... 1 where that rule found nothing for them
+        np.zeros((10, 2), dtype=np.uint64),  # 32 the values' cells now (``digit_masks``)
     )
 
 
@@ -119,8 +123,13 @@ def borrow_workspace(ws):
         borrowed(ws[15]), borrowed(ws[16]), borrowed(ws[17]), borrowed(ws[18]), borrowed(ws[19]),
         borrowed(ws[20]), borrowed(ws[21]), borrowed(ws[22]), borrowed(ws[23]), borrowed(ws[24]),
         borrowed(ws[25]), borrowed(ws[26]), borrowed(ws[27]), borrowed(ws[28]), borrowed(ws[29]),
+        borrowed(ws[30]), borrowed(ws[31]), borrowed(ws[32]),
     )
 
+
+#: the per-value caches (``ws[30]``, ``ws[31]``): which rule each row serves
+X_CACHE = 0
+LINKS_CACHE = 1  #: 1, 2, 3: two, three, four strong links
 
 W_STAMP = 0
 W_WORK = 1
@@ -718,6 +727,15 @@ def unary_chains(g, ws, h):
     found = False
     pend_on = np.zeros(NP, dtype=np.int64)
     fc = np.full(NP, -1, dtype=np.int64)
+    # the X-links pass depends on each value's cells only: a value whose cells are those of a
+    # pass that found nothing is skipped (``X_CACHE`` of the per-value caches)
+    masks, cache, ok = ws[32], ws[30][X_CACHE], ws[31][X_CACHE]
+    digit_masks(g, masks)
+    skip = np.zeros(10, dtype=np.bool_)
+    touched = np.zeros(10, dtype=np.bool_)
+    info = np.zeros(2, dtype=np.int64)
+    for v in range(1, 10):
+        skip[v] = ok[v] == 1 and cache[v, 0] == masks[v, 0] and cache[v, 1] == masks[v, 1]
     for mode in range(3):
         # SE's three passes: X-links only, Y-links only, both
         x_links = mode != 1
@@ -740,15 +758,20 @@ def unary_chains(g, ws, h):
                     m &= m - 1
                     for on in (1, 0):
                         src = pot(cell, v, on)
+                        fc[src] = -1
+                        if mode == 0 and skip[v]:
+                            continue
                         cm = most_complex(h, found, fbase, fsort, 3)
                         if pre:
                             cm = min(cm, _most_within(pre_d, pre_c, fbase, 3))
-                        fc[src] = -1
+                        if cm < 1 << 39:
+                            touched[v] = True
                         if cm < 3:
                             continue
                         t = _distance(g, ws, src, y_links, cm - 1)
                         if t < 0:
                             continue
+                        touched[v] = True
                         fc[src] = t + 1
                         d = fbase + length_difficulty(t + 1)
                         if not pre or d < pre_d or (d == pre_d and t + 1 < pre_c):
@@ -768,7 +791,12 @@ def unary_chains(g, ws, h):
                 v = LOW[m & -m]
                 m &= m - 1
                 p_on = pot(cell, v, 1)
-                found = _cycles(g, ws, h, found, p_on, y_links, x_links, pend_on, pre, pre_d, pre_c, fsort)
+                if mode == 0 and skip[v]:
+                    continue
+                info[:] = 0
+                found = _cycles(g, ws, h, found, p_on, y_links, x_links, pend_on, pre, pre_d, pre_c, fsort, info)
+                if info[0] or info[1]:
+                    touched[v] = True
                 if x_links:
                     for on in (1, 0):
                         src = pot(cell, v, on)
@@ -778,6 +806,12 @@ def unary_chains(g, ws, h):
                             kind = T.FORCING_CHAIN if y_links else T.FORCING_X_CHAIN
                             if offer(g, h, found, kind, 3 if y_links else 1, d, c, fsort, src, src ^ 1, True):
                                 found = True
+        if mode == 0:
+            for v in range(1, 10):
+                if not skip[v] and not touched[v]:
+                    ok[v] = 1
+                    cache[v, 0] = masks[v, 0]
+                    cache[v, 1] = masks[v, 1]
     return found
 
 
@@ -863,76 +897,109 @@ def _is_parent(nodes, child, p):
 
 
 @kernel
-def _cycles(g, ws, h, found, source, y_links, x_links, pend_on, pre, pre_d, pre_c, pre_sort):
-    """SE's doCycles from an "on" potential: layers of implications; an "on" potential met
-    again from the fourth link on closes a cycle. "Off" potentials are not merged (each path
-    keeps its own), "on" ones are."""
+def _partners(g, source, y_links, x_links, out):
+    """The "off" potentials that turn ``source`` on (its strong links): the cell's other value
+    if it has two (Y), the value's other place in each region where it has two (X)."""
+    cand, pos = g[1], g[2]
+    cell, v = pcell(source), pvalue(source)
+    n = 0
+    if y_links and POP[cand[cell]] == 2:
+        out[n] = pot(cell, LOW[cand[cell] & ~(1 << v)], 0)
+        n += 1
+    if x_links:
+        for t in range(3):
+            r = CELL_REGION[cell, t]
+            m = pos[r, v] & ~(1 << CELL_POS[cell, t])
+            if m != 0 and m & (m - 1) == 0:
+                out[n] = pot(REGION[r, LOW[m]], v, 0)
+                n += 1
+    return n
+
+
+@kernel
+def _cycles(g, ws, h, found, source, y_links, x_links, pend_on, pre, pre_d, pre_c, pre_sort, info):
+    """SE's doCycles from an "on" potential, in layers: a cycle closes where an "on" potential
+    of the third layer or later turns off one of the source's strong partners (which turns the
+    source back on), the partner not already on its path. SE keeps every path to an "off"
+    potential; the paths to "on" potentials, and so the cycles and the order they are met in,
+    are those of a search that keeps the first (``nodes``), so this one does, and looks for
+    the closing partner among each "on" potential's implications instead."""
     xy = y_links and x_links
     base = 7.0 if xy else 6.5
     sort = 4 if xy else (3 if y_links else 2)
     cmax = most_complex(h, found, base, sort, 4)
     if pre and sort == pre_sort:
         cmax = min(cmax, _most_within(pre_d, pre_c, base, 4))
+    if cmax < 1 << 39:
+        info[1] = 1  # bounded: what it finds is not all there is
     if cmax < 4:
         return found
-    nodes, pend_off, onnode, onstamp = ws[20], ws[21], ws[22], ws[23]
+    partners = np.zeros(4, dtype=np.int64)
+    npart = _partners(g, source, y_links, x_links, partners)
+    if npart == 0:
+        return found
+    nodes, pend_off, node_of, seen = ws[20], ws[21], ws[22], ws[23]
     out = ws[14]
     ctr = ws[13]
     ctr[W_STAMP] += 1
     st = ctr[W_STAMP]
     buf = np.zeros(32, dtype=np.int64)
     bufc = np.zeros(32, dtype=np.int64)
-    cap = nodes.shape[0]
+    cap = nodes.shape[0] - 1
     nodes[0, 0] = source
     nodes[0, 1] = -1
     nodes[0, 2] = 0
     nn = 1
-    onstamp[source] = st
-    onnode[source] = 0
+    seen[source] = st
+    node_of[source] = 0
     pend_on[0] = 0
     non = 1
-    length = 0
     while non > 0:
-        length += 1
         noff = 0
         for i in range(non):
-            pn = pend_on[i]
-            if nodes[pn, 2] + 2 > cmax:
+            un = pend_on[i]
+            d = nodes[un, 2]
+            if d + 2 > cmax:
                 break
-            p = nodes[pn, 0]
+            p = nodes[un, 0]
             ctr[W_WORK] += 1
             ctr[4] += 1
             n = on_to_off(g, p, y_links, buf, bufc)
             for k in range(n):
                 q = buf[k]
-                if _is_parent(nodes, pn, q) or nn >= cap:
-                    continue
-                nodes[nn, 0] = q
-                nodes[nn, 1] = pn
-                nodes[nn, 2] = nodes[pn, 2] + 1
-                pend_off[noff] = nn
-                noff += 1
-                nn += 1
-        length += 1
+                if d >= 2:
+                    for j in range(npart):
+                        if partners[j] == q and not _is_parent(nodes, un, q):
+                            # the closing "off" potential, on this path only
+                            nodes[cap, 0] = q
+                            nodes[cap, 1] = un
+                            nodes[cap, 2] = d + 1
+                            info[0] = 1
+                            found = _cycle_hint(g, h, found, nodes, cap, source, y_links, x_links)
+                if seen[q] != st and d + 4 <= cmax and nn < cap:
+                    seen[q] = st
+                    nodes[nn, 0] = q
+                    nodes[nn, 1] = un
+                    nodes[nn, 2] = d + 1
+                    node_of[q] = nn
+                    pend_off[noff] = nn
+                    noff += 1
+                    nn += 1
         non = 0
         for i in range(noff):
-            pn = pend_off[i]
-            if nodes[pn, 2] + 1 > cmax:
-                break
-            p = nodes[pn, 0]
+            xn = pend_off[i]
+            p = nodes[xn, 0]
             ctr[W_WORK] += 1
             ctr[4] += 1
             n = off_to_on(g, ws, p, y_links, x_links, False)
             for k in range(n):
                 q = out[k]
-                if length >= 4 and q == source:
-                    found = _cycle_hint(g, h, found, nodes, pn, source, y_links, x_links)
-                if onstamp[q] != st and nn < cap:
-                    onstamp[q] = st
+                if seen[q] != st and nn < cap:
+                    seen[q] = st
                     nodes[nn, 0] = q
-                    nodes[nn, 1] = pn
-                    nodes[nn, 2] = nodes[pn, 2] + 1
-                    onnode[q] = nn
+                    nodes[nn, 1] = xn
+                    nodes[nn, 2] = nodes[xn, 2] + 1
+                    node_of[q] = nn
                     pend_on[non] = nn
                     non += 1
                     nn += 1

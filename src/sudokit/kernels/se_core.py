@@ -183,6 +183,27 @@ def load(g, givens):
 
 
 @kernel
+def digit_masks(g, out):
+    """Each value's candidate cells as two words (``out[v]``, cells 0-63 and 64-80): what the
+    single-value rules read, so a rule that found nothing for a value finds nothing again
+    while they stay the same."""
+    cand = g[1]
+    out[:, :] = 0
+    for c in range(81):
+        m = cand[c]
+        if c < 64:
+            bit = np.uint64(1) << np.uint64(c)
+            for v in range(1, 10):
+                if (m >> v) & 1:
+                    out[v, 0] |= bit
+        else:
+            bit = np.uint64(1) << np.uint64(c - 64)
+            for v in range(1, 10):
+                if (m >> v) & 1:
+                    out[v, 1] |= bit
+
+
+@kernel
 def copy_grid(src, dst):
     dst[0][:] = src[0]
     dst[1][:] = src[1]

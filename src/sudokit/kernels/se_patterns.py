@@ -26,6 +26,7 @@ from .se_core import (
     add_cell,
     add_elim,
     clear_hint,
+    digit_masks,
     empty_cells,
 )
 from .se_rules import _copy, subsets
@@ -234,13 +235,15 @@ def _seen_by(links, e):
 
 
 @kernel
-def strong_links(g, degree, scratch, best):
+def strong_links(g, degree, scratch, best, masks, cache, ok):
     """The easiest pattern of ``degree`` strong links (then the one removing most), left in
     ``best``; True if any. Depth-first over chains: a link, the side it is entered by, then a
     link with an end in a region holding the exit end, no place in common with the links so
-    far."""
+    far. A pattern is about one value's cells only: a value whose cells (``masks``) are those
+    of a search that found nothing (``cache``, ``ok``) is skipped."""
     cand, pos = g[1], g[2]
     best[0][0] = 0
+    digit_masks(g, masks)
     links = np.zeros((MAXLINKS, 9), dtype=np.int64)
     lmask = np.zeros((MAXLINKS, 2), dtype=np.uint64)
     end_regs = np.zeros((2 * MAXLINKS, 3), dtype=np.int64)
@@ -253,10 +256,29 @@ def strong_links(g, degree, scratch, best):
     it_r = np.zeros(8, dtype=np.int64)
     it_k = np.zeros(8, dtype=np.int64)
     vmask = np.zeros(2, dtype=np.uint64)
+    touched = np.zeros(1, dtype=np.int64)
     for v in range(1, 10):
-        n = _collect_links(g, v, links)
-        if n < degree:
+        if ok[v] == 1 and cache[v, 0] == masks[v, 0] and cache[v, 1] == masks[v, 1]:
             continue
+        touched[0] = 0
+        n = _collect_links(g, v, links)
+        if n >= degree:
+            _links_value(g, v, degree, n, links, lmask, end_regs, region_ends, nre, chain, ends, shares, used,
+                         it_r, it_k, vmask, touched, scratch, best)
+        if touched[0] == 0:
+            ok[v] = 1
+            cache[v, 0] = masks[v, 0]
+            cache[v, 1] = masks[v, 1]
+    return best[0][0] != 0
+
+
+@kernel
+def _links_value(g, v, degree, n, links, lmask, end_regs, region_ends, nre, chain, ends, shares, used, it_r, it_k,
+                 vmask, touched, scratch, best):
+    """The chains of one value (``strong_links``); ``touched[0]`` set when one removes
+    something or is cut short by the best so far (then the value's search is not a "nothing")."""
+    cand, pos = g[1], g[2]
+    if True:
         for li in range(n):
             r = links[li, 0]
             m = pos[r, v]
@@ -312,15 +334,18 @@ def strong_links(g, degree, scratch, best):
                     continue
                 chain[depth] = y // 2
                 ends[depth] = y % 2
+                if best[0][0] != 0 and _partial_rating(links, chain, depth + 1, degree) > best[1][0]:
+                    touched[0] = 1
+                    continue
                 if depth + 1 == degree:
-                    _links_hint(g, v, vmask, links, end_regs, chain, ends, shares, degree, scratch, best)
+                    if _links_hint(g, v, vmask, links, end_regs, chain, ends, shares, degree, scratch, best):
+                        touched[0] = 1
                     continue
                 used[depth + 1, 0] = used[depth, 0] | lmask[y // 2, 0]
                 used[depth + 1, 1] = used[depth, 1] | lmask[y // 2, 1]
                 depth += 1
                 it_r[depth] = 0
                 it_k[depth] = 0
-    return best[0][0] != 0
 
 
 @kernel
@@ -348,7 +373,7 @@ def _links_hint(g, v, vmask, links, end_regs, chain, ends, shares, degree, scrat
         base_lo |= MASKS[REGION_MASK + links[li, 0], 0]
         base_hi |= MASKS[REGION_MASK + links[li, 0], 1]
     if ring >= 0 and (links[first, 0] != low_region or ends[0] != 0):
-        return
+        return False
     diff = BASE_RATINGS[degree - 1]
     if grouped > 0:
         diff += 0.3
@@ -357,7 +382,7 @@ def _links_hint(g, v, vmask, links, end_regs, chain, ends, shares, degree, scrat
     elif block or (rows and cols):
         diff += 0.1
     if best[0][0] != 0 and diff > best[1][0]:
-        return
+        return True
     val_lo, val_hi = vmask[0], vmask[1]
     a_lo, a_hi = _seen_by(links, e0)
     b_lo, b_hi = _seen_by(links, e1)
@@ -380,7 +405,7 @@ def _links_hint(g, v, vmask, links, end_regs, chain, ends, shares, degree, scrat
             vic_lo |= w_lo
             vic_hi |= w_hi
     if vic_lo == 0 and vic_hi == 0:
-        return
+        return False
     if best[0][0] == 0 or diff < best[1][0] or (diff == best[1][0] and removed > best[0][15]):
         clear_hint(scratch, T.STRONG_LINKS, diff)
         for c in range(81):
@@ -403,6 +428,31 @@ def _links_hint(g, v, vmask, links, end_regs, chain, ends, shares, degree, scrat
                     if c >= 0:
                         add_cell(scratch, c)
         _copy(scratch, best)
+    return True
+
+
+@kernel
+def _partial_rating(links, chain, n, degree):
+    """The least rating a pattern starting with these n links can have."""
+    grouped = 0
+    block = False
+    rows = False
+    cols = False
+    for d in range(n):
+        li = chain[d]
+        grouped += links[li, 2]
+        t = links[li, 1]
+        block |= t == 0
+        rows |= t == 1
+        cols |= t == 2
+    diff = BASE_RATINGS[degree - 1]
+    if grouped > 0:
+        diff += 0.3
+    elif block and rows and cols:
+        diff += 0.2
+    elif block or (rows and cols):
+        diff += 0.1
+    return diff
 
 
 @kernel(inline="always")
@@ -933,6 +983,14 @@ def aligned_exclusion(g, h, degree):
             nc += 1
     if nc < degree:
         return False
+    # each candidate cell's excluders as a cell set, to drop pairs with fewer than two in common
+    exm = np.zeros((81, 2), dtype=np.uint64)
+    for q in range(nc):
+        c = ncand[q]
+        for k in range(nex[c]):
+            e = excl[c, k]
+            exm[c, 0] |= MASKS[CELL_MASK + e, 0]
+            exm[c, 1] |= MASKS[CELL_MASK + e, 1]
     cells = np.zeros(3, dtype=np.int64)
     is_cand = np.zeros(81, dtype=np.bool_)
     for q in range(nc):
@@ -940,6 +998,10 @@ def aligned_exclusion(g, h, degree):
     for a in range(nc):
         for b in range(a + 1, nc):
             c0, c1 = ncand[a], ncand[b]
+            lo = exm[c0, 0] & exm[c1, 0]
+            hi = exm[c0, 1] & exm[c1, 1]
+            if degree == 2 and _popcount2(lo, hi) < 2:
+                continue
             if degree == 2:
                 cells[0], cells[1] = c0, c1
                 if _exclusion(g, h, cells, 2, excl, nex):
@@ -953,6 +1015,8 @@ def aligned_exclusion(g, h, degree):
                 area[excl[c1, k]] = True
             for c2 in range(81):
                 if not area[c2] or not is_cand[c2] or c2 == c0 or c2 == c1:
+                    continue
+                if _popcount2(lo & exm[c2, 0], hi & exm[c2, 1]) < 2:
                     continue
                 cells[0], cells[1], cells[2] = c0, c1, c2
                 if _exclusion(g, h, cells, 3, excl, nex):
