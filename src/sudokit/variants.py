@@ -31,9 +31,12 @@ def plain_variant(cells: int, size: int) -> tuple[np.ndarray, ...]:
 
 
 @functools.lru_cache(maxsize=256)
-def cage_tables(geometry: Geometry, cages: tuple[Cage, ...]) -> tuple[Geometry, np.ndarray, np.ndarray, np.ndarray]:
+def cage_tables(
+    geometry: Geometry, cages: tuple[Cage, ...], runs: bool = True
+) -> tuple[Geometry, np.ndarray, np.ndarray, np.ndarray]:
     """(houses for the kernel, cage cells, cage info, combinations) for a geometry and its
-    cages, the cages the houses imply (``derived_cages``) added."""
+    cages, the cages the houses imply (``derived_cages``, over runs of rows and columns too
+    where ``runs``) added."""
     n = geometry.size
     houses = [list(cage.cells) for cage in cages if len(cage.cells) == n]
     if houses:
@@ -45,7 +48,7 @@ def cage_tables(geometry: Geometry, cages: tuple[Cage, ...]) -> tuple[Geometry, 
         (cage.total, tuple(cage.cells), True) for cage in cages if len(cage.cells) < n
     ]
     seen = {frozenset(cells) for _, cells, _ in small}
-    for derived, cells, distinct in derived_cages(geometry, cages):
+    for derived, cells, distinct in derived_cages(geometry, cages, runs):
         if frozenset(cells) not in seen:
             seen.add(frozenset(cells))
             small.append((derived, cells, distinct))
@@ -73,14 +76,16 @@ def cage_tables(geometry: Geometry, cages: tuple[Cage, ...]) -> tuple[Geometry, 
     return geometry, table, np.array(info, dtype=np.int64).reshape(len(info), 5), np.array(combos, dtype=np.uint64)
 
 
-def derived_cages(geometry: Geometry, cages: tuple[Cage, ...]) -> list[tuple[int, tuple[int, ...], bool]]:
+def derived_cages(
+    geometry: Geometry, cages: tuple[Cage, ...], runs: bool = True
+) -> list[tuple[int, tuple[int, ...], bool]]:
     """Sums that follow from the board's cages (the killer player's "rule of 45"), as
     ``(total, cells, distinct)``. In an area made of whole houses (a house; consecutive rows,
-    consecutive columns, two or three), the cells that no cage wholly inside it covers add up to the
+    consecutive columns), the cells that no cage wholly inside it covers add up to the
     area's total less those cages' sums (*innies*); where cages cover the area, the cells
     they hold outside it add up to their sums less the area's total (*outies*). The cells
     hold distinct values when they share a house. Only cages with a sum and not overlapping
-    one another count. Worked out with boolean matrices (cages, areas x cells), since a
+    one another count; ``runs`` False keeps to single houses. Worked out with boolean matrices (cages, areas x cells), since a
     Python loop over every area and cage cost more than solving an easy killer."""
     n = geometry.size
     summed = [cage for cage in cages if cage.total is not None]
@@ -93,13 +98,13 @@ def derived_cages(geometry: Geometry, cages: tuple[Cage, ...]) -> list[tuple[int
     totals = np.array([cage.total for cage in summed], dtype=np.int64)
     houses = np.zeros((len(geometry.houses), cells))
     np.put_along_axis(houses, geometry.houses.astype(np.int64), 1, axis=1)
-    runs, counts = [houses], [np.ones(len(houses), dtype=np.int64)]
-    for first in (0, n):  # rows, then columns: every run of 2 or 3 (longer ones gained
-        lines = houses[first : first + n]  # nodes on no puzzle of the data, and cost time)
-        for count in range(2, min(4, n)):
-            runs.append(np.add.reduce([lines[k : n - count + 1 + k] for k in range(count)]))
+    parts, counts = [houses], [np.ones(len(houses), dtype=np.int64)]
+    for first in (0, n) if runs else ():  # rows, then columns: every run of 2 .. n-1 of them
+        lines = houses[first : first + n]
+        for count in range(2, n):
+            parts.append(np.add.reduce([lines[k : n - count + 1 + k] for k in range(count)]))
             counts.append(np.full(n - count + 1, count, dtype=np.int64))
-    areas = np.concatenate(runs)
+    areas = np.concatenate(parts)
     area_totals = np.concatenate(counts) * (n * (n + 1) // 2)
     sizes = cage_of.sum(axis=1)
     inside = (cage_of @ areas.T) == sizes[:, None]  # cage x area
@@ -112,18 +117,17 @@ def derived_cages(geometry: Geometry, cages: tuple[Cage, ...]) -> list[tuple[int
     outfine = fine & ((reach + covers) <= 1).all(axis=1) & ~(rest & (reach == 0)).any(axis=1)
     outside = (reach > 0) & (areas == 0)
     rest_size, outside_size = rest.sum(axis=1), outside.sum(axis=1)
-    found: list[tuple[int, np.ndarray]] = []
-    for area in np.flatnonzero(fine & inside.any(axis=0) & (rest_size > 0) & (rest_size <= n)).tolist():
-        found.append((int(area_totals[area] - inside_sum[area]), rest[area]))
+    innies = fine & inside.any(axis=0) & (rest_size > 0) & (rest_size <= n)
     outies = outfine & touching.any(axis=0) & (outside_size > 0) & (outside_size <= n)
     touch_sum = touching.T.astype(np.int64) @ totals
-    for area in np.flatnonzero(outies).tolist():
-        found.append((int(inside_sum[area] + touch_sum[area] - area_totals[area]), outside[area]))
-    if not found:
+    sets = np.concatenate([rest[innies], outside[outies]])
+    if not len(sets):
         return []
-    sets = np.stack([row for _, row in found]).astype(float)
-    distinct = ((sets @ houses.T) == sets.sum(axis=1)[:, None]).any(axis=1) | (sets.sum(axis=1) == 1)
+    sums = np.concatenate([(area_totals - inside_sum)[innies], (inside_sum + touch_sum - area_totals)[outies]])
+    sizes = sets.sum(axis=1)
+    distinct = ((sets.astype(float) @ houses.T) == sizes[:, None]).any(axis=1) | (sizes == 1)
+    members = np.split(np.nonzero(sets)[1], np.cumsum(sizes)[:-1])
     return [
-        (total, tuple(np.flatnonzero(row).tolist()), bool(one))
-        for (total, row), one in zip(found, distinct.tolist())
+        (int(total), tuple(cells.tolist()), bool(one))
+        for total, cells, one in zip(sums.tolist(), members, distinct.tolist())
     ]

@@ -237,7 +237,7 @@ def _region_lists(regions: list[Any], n: int, where: _Where) -> Geometry:
         raise where.error("regions", f"r{cell // n + 1}c{cell % n + 1} is in no region")
     problem = jigsaw_problem(labels)
     if problem is not None:
-        raise FormatError(problem[0].replace(f"region {labels[problem[1]]!r}", f"region {labels[problem[1]]}"), line=where.line, column=where.element("regions", labels[problem[1]] - 1))
+        raise FormatError(problem[0], line=where.line, column=where.element("regions", labels[problem[1]] - 1))
     return Geometry.jigsaw(labels)
 
 
