@@ -653,8 +653,13 @@ def read(
     included (its ``error`` says what and where). The format is detected from the first puzzle
     unless given; a line ``end`` ends the input and lines starting with ``#`` are comments."""
     for scanned in formats.scan(lines, format=format, shape=shape, symbols=symbols, source=source):
-        board = None if scanned.data is None else Board._of(scanned.data)
-        yield Record(scanned.index, scanned.line, scanned.format, scanned.text, board, scanned.error, scanned.column)
+        board, error = None, scanned.error
+        if scanned.data is not None:
+            try:
+                board = Board._of(scanned.data)
+            except ValueError as problem:  # a variant's rules the format let through
+                error = FormatError(str(problem), line=scanned.line, column=scanned.column, source=source)
+        yield Record(scanned.index, scanned.line, scanned.format, scanned.text, board, error, scanned.column)
 
 
 def read_text(text: str | bytes, **options: Any) -> list[Record]:
