@@ -4,6 +4,7 @@ CPU they were compiled for, and where they serve they answer as the JIT-compiled
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -109,7 +110,8 @@ def test_the_build_compiles_an_extension_that_serves(tmp_path):
         "assert aot.load('classic') is not None and aot.load('hexa') is not None\n"
         "print(sudokit.solve('.' * 81).board.to_line()[:9], 'numba' in sys.modules)\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path,
-                          env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    env.update({k: v for k, v in os.environ.items() if k in ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES")})
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["123456789", "False"]

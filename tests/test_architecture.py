@@ -51,6 +51,8 @@ LATE_IMPORTS = {
     ("sudokit.kernels.aot", "llvmlite.binding"): "start-up cost: the CPU from LLVM only where /proc/cpuinfo is missing",
     ("sudokit.kernels.aot", "numba.pycc"): "the build only: numba's ahead-of-time compiler (a run never imports numba here)",
     ("sudokit.kernels.aot", "sudokit.kernels._jit"): "the build only: _jit imports numba",
+    ("sudokit.kernels.aot", "sudokit.kernels.lanes"): "the build only: lanes imports numba",
+    ("sudokit.kernels.aot", "numba.core"): "the build only: the target features of numba's code generator",
     ("sudokit.kernels.aot", "tempfile"): "the build only",
 }
 

@@ -8,6 +8,7 @@ multi-solution unit-test puzzles with their published counts (see ``data/SOURCES
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import subprocess
 import sys
@@ -405,7 +406,9 @@ def test_band_counts_agree_with_brute_force(seed):
     rng = np.random.default_rng(seed)
     words = np.zeros(32, dtype=np.uint32)
     words[:27] = rng.integers(0, 1 << 27, 27) & rng.integers(0, 1 << 27, 27)
-    counts = [sum(int(words[3 * d + b]) >> bit & 1 for d in range(9)) for b in range(3) for bit in range(27)]
+    lane_of = classic.LANE  # digit d, band b: lane_of[3 * d + b], on either layout
+    band = [int(classic.LANE_INDEX[lane]) % 3 for lane in range(27)]  # each word lane's band
+    counts = [sum(int(words[lane_of[3 * d + b]]) >> bit & 1 for d in range(9)) for b in range(3) for bit in range(27)]
     counts = np.array(counts).reshape(3, 27)
 
     def at_least(k):
@@ -413,7 +416,7 @@ def test_band_counts_agree_with_brute_force(seed):
 
     for name, want in (("_band_or", at_least(1)),):
         got = _lanes_map(name, words)
-        assert [int(got[lane]) for lane in range(27)] == [want[lane % 3] for lane in range(27)]
+        assert [int(got[lane]) for lane in range(27)] == [want[band[lane]] for lane in range(27)]
     from numba import njit
 
     from sudokit.kernels.lanes import vload, vstore
@@ -429,11 +432,83 @@ def test_band_counts_agree_with_brute_force(seed):
         vstore(out, 128, once)
         vstore(out, 160, twice)
         vstore(out, 192, classic._band_sum(vload(w, 0)))
+        either, overlap = classic._band_or_twice(vload(w, 0))
+        vstore(out, 224, either)
+        vstore(out, 256, overlap)
 
-    out = np.zeros(224, dtype=np.uint32)
+    out = np.zeros(288, dtype=np.uint32)
     fours(words, out)
-    for k, offset in ((1, 0), (2, 32), (3, 64), (4, 96), (1, 128), (2, 160)):
-        assert [int(out[offset + lane]) for lane in range(27)] == [at_least(k)[lane % 3] for lane in range(27)]
+    for k, offset in ((1, 0), (2, 32), (3, 64), (4, 96), (1, 128), (2, 160), (1, 224)):
+        assert [int(out[offset + lane]) for lane in range(27)] == [at_least(k)[band[lane]] for lane in range(27)]
     assert [int(out[192 + lane]) for lane in range(27)] == [
-        sum(int(words[3 * d + lane % 3]) for d in range(9)) & 0xFFFFFFFF for lane in range(27)
+        sum(int(words[lane_of[3 * d + band[lane]]]) for d in range(9)) & 0xFFFFFFFF for lane in range(27)
     ]
+    # the overlap test: nonzero somewhere exactly where some band has a cell in two words
+    assert bool(out[256:288].any()) == any(at_least(2))
+    disjoint = np.zeros(32, dtype=np.uint32)  # each cell in one digit's word at most
+    owner = rng.integers(-1, 9, (3, 27))
+    for b in range(3):
+        for bit in range(27):
+            if owner[b, bit] >= 0:
+                disjoint[lane_of[3 * owner[b, bit] + b]] |= np.uint32(1 << bit)
+    fours(disjoint, out)
+    assert not out[256:288].any()
+
+
+def test_repeated_givens_are_found_as_the_general_check_finds_them():
+    """``classic.repeats`` (band words and vector tests) against ``givens.repeats`` (a loop
+    over every cell's houses), on boards of the data with values changed at random."""
+    from sudokit.kernels import givens
+
+    rng = np.random.default_rng(3)
+    boards = np.array([[int(ch) if ch not in ".0" else 0 for ch in puzzle] for puzzle, _, _ in ENTRIES], dtype=np.uint8)
+    boards = np.concatenate([boards] * 20)
+    for k in range(len(boards)):
+        for _ in range(int(rng.integers(0, 3))):
+            boards[k, rng.integers(81)] = rng.integers(0, 10)
+    geometry = sudokit.Shape(3, 3).geometry
+    fast = np.zeros(len(boards), dtype=bool)
+    slow = np.zeros(len(boards), dtype=bool)
+    classic.repeats(boards, fast)
+    givens.repeats(boards, geometry.cell_houses, np.zeros(len(geometry.houses), dtype=np.uint64), slow)
+    assert fast.tolist() == slow.tolist()
+    assert 0 < fast.sum() < len(boards)
+
+
+@pytest.mark.slow
+def test_both_lane_layouts_walk_the_same_tree(tmp_path):
+    """On an AVX-512 machine, the band-major layout of AVX2 machines too (numba told to
+    compile without AVX-512, in a fresh process): the same counts, nodes, guesses and
+    solutions as this process's layout."""
+    from sudokit.kernels import lanes
+
+    if not lanes.WIDE:
+        pytest.skip("this machine compiles the band-major layout already, and cannot run the other")
+    features = ",".join(
+        "-" + f[1:] if f[1:].startswith("avx512") else f for f in lanes.codegen_features().split(",")
+    )
+    script = (
+        "import json, sys, sudokit\n"
+        "from sudokit.kernels import classic\n"
+        "assert classic.BAND_MAJOR, classic.LAYOUT\n"
+        "rows = []\n"
+        "for puzzle, limit in json.loads(sys.stdin.read()):\n"
+        "    r = sudokit.count(puzzle, limit=limit)\n"
+        "    b = sudokit.solve_batch([puzzle], limit=limit)\n"
+        "    rows.append([r.count, r.nodes, r.guesses, r.board.to_line() if r.board else None,\n"
+        "                 int(b.counts[0]), int(b.guesses[0])])\n"
+        "print(json.dumps(rows))\n"
+    )
+    cases = [(puzzle, limit) for puzzle, _, _ in ENTRIES[:40] for limit in (1, 2)]
+    env = dict(os.environ, NUMBA_CPU_FEATURES=features, NUMBA_CACHE_DIR=str(tmp_path), SUDOKIT_QUIET="1",
+               SUDOKIT_AHEAD="0")
+    done = subprocess.run([sys.executable, "-c", script], input=json.dumps(cases), capture_output=True,
+                          text=True, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    here = []
+    for puzzle, limit in cases:
+        r = sudokit.count(puzzle, limit=limit)
+        b = sudokit.solve_batch([puzzle], limit=limit)
+        here.append([r.count, r.nodes, r.guesses, r.board.to_line() if r.board else None,
+                     int(b.counts[0]), int(b.guesses[0])])
+    assert json.loads(done.stdout) == here

@@ -475,7 +475,10 @@ def repeats(values: np.ndarray, shape: Shape, rules: Board | None = None) -> np.
     """For each board of ``values`` (``(N, cells)``), whether its givens repeat in a house
     (of ``rules``' geometry where given; a repeat in a cage the search finds)."""
     found = np.zeros(len(values), dtype=np.bool_)
-    if len(values):
+    if len(values) and rules is None and shape_kernel(shape) == "classic":
+        # a few vector operations a board against the general loop's 243 house lookups
+        _kernel("classic").repeats(np.ascontiguousarray(values, dtype=np.uint8), found)
+    elif len(values):
         geometry = shape.geometry if rules is None else rules.geometry
         seen = np.zeros(len(geometry.houses), dtype=np.uint64)
         _kernel("givens").repeats(np.ascontiguousarray(values, dtype=np.uint8), _houses_of(geometry), seen, found)

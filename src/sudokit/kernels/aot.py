@@ -35,6 +35,7 @@ EXPORTS: dict[str, dict[str, str]] = {
     "classic": {
         "search": "int64(uint8[::1], int32[::1], int64[::1], int64[::1], int64[::1], int64, int64, int64, uint8[::1])",
         "solve_many": "void(uint8[:, ::1], int64, int64, uint8[:, ::1], int64[::1], int64[::1], int64[::1], boolean[::1])",
+        "repeats": "void(uint8[:, ::1], boolean[::1])",
     },
     "hexa": {
         "search": (
@@ -143,8 +144,15 @@ def build(folder: Path) -> None:
         warnings.simplefilter("ignore")  # pycc is "pending deprecation" in numba 0.57+
         from numba.pycc import CC
 
-    from sudokit.kernels import _jit
+    from numba.core import codegen
 
+    from sudokit.kernels import _jit, lanes
+
+    # the features the JIT would compile for (the host's, or NUMBA_CPU_FEATURES), which the
+    # kernels chose their lane layouts by, rather than the CPU model's defaults (a machine
+    # may lack what its model name implies)
+    features = lanes.codegen_features()
+    codegen.AOTCPUCodegen._customize_tm_features = lambda self: features  # type: ignore[method-assign]
     compiler = CC(NAME, source_module="sudokit.kernels")
     compiler.output_dir = str(folder)
     compiler.target_cpu = os.environ.get("NUMBA_CPU_NAME") or "host"

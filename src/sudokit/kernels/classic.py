@@ -58,7 +58,10 @@ from ._jit import kernel
 from .bits import popcount, trailing_zeros
 from .driver import backtrack, finish, pause, record, resume, start
 from .lanes import (
+    WIDE,
+    bytes_equal,
     shuffle,
+    store_digits,
     vadd_all,
     veq0,
     vlane,
@@ -76,6 +79,8 @@ FULL = (1 << 27) - 1
 ROW = 0x1FF
 ROW1 = ROW << 9
 ROW2 = ROW << 18
+#: the first cell of each row
+ROW_LOW = 1 | (1 << 9) | (1 << 18)
 #: one bit per triad (row of a box in the band), its first cell: bit ``9 * row + 3 * box``
 TRIADS = 0x1249249
 TRIAD_ROW0 = 0x49
@@ -93,25 +98,53 @@ FIRST_OF_STACK = 0b001001001
 LAST_OF_STACK = 0b100100100
 
 # The state of one search level, one row of ``stack`` (``SLOTS`` int32 words, 128 bytes,
-# loaded and stored as one 32-lane vector), the thing a branch copies:
-#
-#   lane 3*d + b   (d = digit - 1 in 0..8, b = band in 0..2): where digit d may still go
+# loaded and stored as one 32-lane vector), the thing a branch copies: for each digit d
+# (0..8) and band b (0..2) the word ``stack[LANE[3 * d + b]]``, where digit d may still go
 #
 #        bit 26 ........... 18 | 17 ............ 9 | 8 ............. 0
 #            row 3b+2          |     row 3b+1      |     row 3b
 #            c8 c7 ....... c0  |  c8 c7 ...... c0  |  c8 c7 ....... c0
 #            box 3b+2 |3b+1|3b |  (three cells, a triad, per box and row)
 #
-#   lanes 27..31   zero
+# and lanes 27..31 zero. The lanes are laid out for the registers numba compiles for:
 #
+#   digit-major (AVX-512: two registers), lane 3 d + b:
 #   lane:  0    1    2    3    4    5   ...  24   25   26  | 27 .. 31
 #         d1b0 d1b1 d1b2 d2b0 d2b1 d2b2 ... d9b0 d9b1 d9b2 |  0 ..  0
+#   a band's nine digits are rotations by 3 lanes apart, which one shuffle across the two
+#   registers makes;
 #
-# Digit-major, so 27 of the 32 lanes hold words (bands 16 lanes apart would waste 7 of 16).
-# A cell is *placed* when it is the only cell of its row in one digit's word. Invariants at
-# rest (after a propagation that did not fail): a placed cell is in no other digit's word and
-# its column in no other band of its digit; every word passes the band rule.
+#   band-major (AVX2 and others: four registers), lane 8 b + d, and digit 9 in lane 24 + b:
+#   lane:  0 .. 7      8 .. 15     16 .. 23     24   25   26  | 27 .. 31
+#         d1..d8 b0   d1..d8 b1   d1..d8 b2    d9b0 d9b1 d9b2 |  0 ..  0
+#   a band's first eight digits fill one register, so its sums are shuffles within that
+#   register (pairs, fours, halves), and a digit's other bands are the other registers (no
+#   shuffle at all); on four registers the rotations across all of them cost more than the
+#   rest of a sweep's shuffles together.
+#
+# Either way 27 of the 32 lanes hold words (bands 16 lanes apart would waste 7 of 16), and the
+# search tree is the same (ties are broken in digit-major order). A cell is *placed* when it
+# is the only cell of its row in one digit's word. Invariants at rest (after a propagation that
+# did not fail): a placed cell is in no other digit's word and its column in no other band of
+# its digit; every word passes the band rule.
 SLOTS = 32
+BAND_MAJOR = not WIDE
+#: the layout's name, for the benchmarks
+LAYOUT = (
+    "32 x int32 lanes, band-major (for AVX2: a band's digits in one register)"
+    if BAND_MAJOR
+    else "32 x int32 lanes, digit-major (for AVX-512: two registers)"
+)
+
+
+def _lane_of(digit: int, band: int) -> int:
+    if BAND_MAJOR:
+        return 8 * band + digit if digit < 8 else 24 + band
+    return 3 * digit + band
+
+
+#: ``LANE[3 * d + b]``: the lane of digit d's word for band b
+LANE = np.array([_lane_of(d, b) for d in range(9) for b in range(3)], dtype=np.int64)
 #: levels enough for any search: a path branches at most 27 times on configurations (each
 #: leaves a digit word with one) and 81 times on cells (each places one), plus the root
 LEVELS = 110
@@ -131,23 +164,55 @@ CONFIG_CELLS = np.array(
     [sum(7 << (9 * row + 3 * order[row]) for row in range(3)) for order in _ORDERS], dtype=np.int64
 )
 _ONES = 0xFFFFFFFF
-#: all ones in the 27 word lanes / in the first three (one per band) / in the lanes of band b
+_OWNER = {int(LANE[index]): index for index in range(27)}  # lane -> 3 * digit + band
+#: all ones in the 27 word lanes / in the lanes of band b
 WORD_LANES = np.array([_ONES if lane < 27 else 0 for lane in range(32)], dtype=np.uint32)
-FIRST_LANES = np.array([_ONES if lane < 3 else 0 for lane in range(32)], dtype=np.uint32)
 BAND_LANES = np.array(
-    [_ONES if lane < 27 and lane % 3 == band else 0 for band in range(3) for lane in range(32)],
+    [_ONES if lane in _OWNER and _OWNER[lane] % 3 == band else 0 for band in range(3) for lane in range(32)],
     dtype=np.uint32,
 )
-LANE_INDEX = np.arange(32, dtype=np.uint32)
+#: each lane's word in digit-major order (ties are broken in that order on either layout)
+LANE_INDEX = np.array([_OWNER.get(lane, lane) for lane in range(32)], dtype=np.uint32)
+
+
+def _moved(source) -> list[int]:
+    """A shuffle mask: each word lane takes the lane of ``source(digit, band)``."""
+    mask = [-1] * 32
+    for index in range(27):
+        digit, band = divmod(index, 3)
+        mask[int(LANE[index])] = _lane_of(*source(digit, band))
+    return mask
+
 
 #: the same digit's next / previous band
-next_band = shuffle([3 * (lane // 3) + (lane % 3 + 1) % 3 if lane < 27 else -1 for lane in range(32)])
-prev_band = shuffle([3 * (lane // 3) + (lane % 3 + 2) % 3 if lane < 27 else -1 for lane in range(32)])
-#: the same band, k digits on (cyclically over the nine)
-digits_on_1 = shuffle([(lane + 3) % 27 if lane < 27 else -1 for lane in range(32)])
-digits_on_2 = shuffle([(lane + 6) % 27 if lane < 27 else -1 for lane in range(32)])
-digits_on_4 = shuffle([(lane + 12) % 27 if lane < 27 else -1 for lane in range(32)])
-digits_on_8 = shuffle([(lane + 24) % 27 if lane < 27 else -1 for lane in range(32)])
+next_band = shuffle(_moved(lambda d, b: (d, (b + 1) % 3)))
+prev_band = shuffle(_moved(lambda d, b: (d, (b + 2) % 3)))
+
+# The sums of a band's nine digit words, every lane getting its band's sum, are trees of four
+# steps, each joining disjoint sets of the band's digits: ``_band_step(k)`` moves each lane
+# the partial result of k other digits, step 8 the original words (the ninth digit), and
+# ``_band_fixed`` puts the sums where the tree left lanes unsummed.
+if BAND_MAJOR:
+    # pairs, fours and halves of each register's eight lanes, then digit 9 beside them; the
+    # lanes of digit 9 (whose register mixes bands) take their band's sum at the end
+    def _step_mask(k: int) -> list[int]:
+        if k == 8:
+            return [24 + lane // 8 if lane < 24 else (lane if lane < 27 else -1) for lane in range(32)]
+        return [8 * (lane // 8) + ((lane % 8) ^ k) for lane in range(32)]
+
+    _FIXED = [lane if lane < 24 else (8 * (lane - 24) if lane < 27 else -1) for lane in range(32)]
+else:
+    # rotations by k digits (3 k lanes), cyclically over the band's nine
+    def _step_mask(k: int) -> list[int]:
+        return _moved(lambda d, b: ((d + k) % 9, b))
+
+    _FIXED = list(range(32))  # nothing to put right: LLVM drops the identity
+
+digits_on_1 = shuffle(_step_mask(1))
+digits_on_2 = shuffle(_step_mask(2))
+digits_on_4 = shuffle(_step_mask(4))
+digits_on_8 = shuffle(_step_mask(8))
+_band_fixed = shuffle(_FIXED)
 
 
 @kernel(inline="always")
@@ -210,11 +275,11 @@ def _configurations(w):
 
 @kernel(inline="always")
 def _single_rows(w):
-    """The rows of each word down to one cell, as those cells."""
-    p0 = w & ROW
-    p1 = w & ROW1
-    p2 = w & ROW2
-    return (p0 & veq0(p0 & (p0 - 1))) | (p1 & veq0(p1 & (p1 - 1))) | (p2 & veq0(p2 & (p2 - 1)))
+    """The rows of each word down to one cell, as those cells, for words with a cell in every
+    row or none (as the band rule leaves them): subtracting one from all three rows at once
+    then borrows within each row only."""
+    several = w & (w - ROW_LOW)
+    return w & ((veq0(several & ROW) & ROW) | (veq0(several & ROW1) & ROW1) | (veq0(several & ROW2) & ROW2))
 
 
 @kernel(inline="always")
@@ -267,7 +332,24 @@ def _band_or(v):
     r = v | digits_on_1(v)
     r = r | digits_on_2(r)
     r = r | digits_on_4(r)
-    return r | digits_on_8(v)
+    return _band_fixed(r | digits_on_8(v))
+
+
+@kernel(inline="always")
+def _band_or_twice(v):
+    """``_band_or``, and nonzero bits in some lane where two of a band's nine digit lanes
+    share a bit (each lane's tree of ORs joins disjoint halves: the AND of the halves)."""
+    a = digits_on_1(v)
+    r = v | a
+    t = v & a
+    b = digits_on_2(r)
+    t = t | (r & b)
+    r = r | b
+    c = digits_on_4(r)
+    t = t | (r & c)
+    r = r | c
+    d = digits_on_8(v)
+    return _band_fixed(r | d), _band_fixed(t | (r & d))
 
 
 @kernel(inline="always")
@@ -275,7 +357,7 @@ def _band_sum(v):
     r = v + digits_on_1(v)
     r = r + digits_on_2(r)
     r = r + digits_on_4(r)
-    return r + digits_on_8(v)
+    return _band_fixed(r + digits_on_8(v))
 
 
 @kernel(inline="always")
@@ -290,7 +372,7 @@ def _band_twice(v):
     t = t | digits_on_4(t) | (o & o2)
     o = o | o2
     o2 = digits_on_8(v)
-    return o | o2, t | (o & o2)
+    return _band_fixed(o | o2), _band_fixed(t | (o & o2))
 
 
 @kernel(inline="always")
@@ -315,7 +397,9 @@ def _band_four(v):
     m3 = n3 | b3 | (n2 & b1) | (n1 & b2)
     m4 = n4 | b4 | (n3 & b1) | (n2 & b2) | (n1 & b3)
     y = digits_on_8(v)
-    return m1 | y, m2 | (m1 & y), m3 | (m2 & y), m4 | (m3 & y)
+    return (
+        _band_fixed(m1 | y), _band_fixed(m2 | (m1 & y)), _band_fixed(m3 | (m2 & y)), _band_fixed(m4 | (m3 & y))
+    )
 
 
 # -- scalar helpers ---------------------------------------------------------------------------
@@ -336,37 +420,65 @@ def _single_rows_of(w):
 # -- kernels ----------------------------------------------------------------------------------
 
 
-@kernel
+@kernel(inline="always")
+def _givens_words(givens, stack):
+    """Each digit's givens into its three band words of level 0 (other lanes zero): a byte
+    compare per 32 cells (cells 0-31, 32-63 and 49-80) and shifts, no loop over cells."""
+    for lane in range(27, SLOTS):
+        stack[lane] = 0
+    for digit in range(9):
+        a = bytes_equal(givens, 0, digit + 1)
+        b = bytes_equal(givens, 32, digit + 1)
+        c = bytes_equal(givens, 49, digit + 1) >> 15  # cells 64-80
+        stack[LANE[3 * digit]] = a & FULL
+        stack[LANE[3 * digit + 1]] = ((a >> 27) | (b << 5)) & FULL
+        stack[LANE[3 * digit + 2]] = ((b >> 22) | (c << 10)) & FULL
+
+
+@kernel(inline="always")
+def strike(stack, cell, value):
+    """Take ``value`` (1..9) from ``cell``'s candidates in level 0 (after ``load_givens``,
+    before the level's first propagation)."""
+    row = cell // 9
+    lane = LANE[3 * (value - 1) + row // 3]
+    stack[lane] = int(stack[lane]) & ~(1 << ((row % 3) * 9 + cell % 9))
+
+
+@kernel(inline="always")
 def load_givens(givens, stack):
     """Fill level 0: every digit everywhere, then each given alone in its row of its digit's
     word and gone from the other digits' words. The rules do the rest."""
-    for lane in range(SLOTS):
-        stack[lane] = 0
-    for cell in range(81):  # first each digit's givens (lane 31 takes the blanks' nothing)
-        value = int(givens[cell])
-        row = cell // 9
-        lane = 3 * (value - 1) + row // 3 if value else 31
-        stack[lane] = int(stack[lane]) | ((1 << ((row % 3) * 9 + cell % 9)) if value else 0)
+    _givens_words(givens, stack)
     mine = vload(stack, 0)
     words = (~(_band_or(mine) & ~mine) & FULL) & vload(WORD_LANES, 0)
     words, clash = _claim(words, mine)  # no clash: the givens repeat no digit in a row
     vstore(stack, 0, words)
 
 
-@kernel
+@kernel(inline="always")
 def propagate(stack, base):
     """Apply the rules to the level at ``stack[base:base + SLOTS]`` until nothing changes.
     Returns ``FAILED`` at a contradiction, ``SOLVED`` when every cell is placed, else ``OPEN``."""
+    state, level = settle(vload(stack, base))
+    vstore(stack, base, level)
+    return state
+
+
+@kernel
+def settle(level):
+    """``propagate`` on a level held as a lanes value: ``(state, level)``, the level as the
+    rules leave it (meaningless at ``FAILED``). A value, not the stack: a call that passes
+    arrays costs numba two atomic reference counts, a fifth of an easy board's time."""
     words = vload(WORD_LANES, 0)
-    first = vload(FIRST_LANES, 0)
+    old = level
     while True:
-        old = vload(stack, base)
         # band rule, then the rows down to one cell
-        w = old & (_on_permutation(_triads(old)) * 7)
+        on = _on_permutation(_triads(old))
+        w = old & (on | (on << 1) | (on << 2))  # triad bits to their three cells
         if vor_all(veq0(w) & words):
-            return FAILED
+            return FAILED, old
         placed = _single_rows(w)
-        band_placed = _band_or(placed)
+        band_placed, placed_twice = _band_or_twice(placed)
         # placed cells leave the other digits (their columns leave the digit's other bands
         # by the stack rule below: the band rule left the placed cell alone in its box)
         gone = band_placed & ~placed
@@ -384,34 +496,24 @@ def propagate(stack, base):
         several = several | next_band(several) | prev_band(several) | (k & k1) | (k & k2) | (k1 & k2)
         lone = ~several & k
         new = kept & ~gone
-        new, clash = _claim(new, new & _spread(lone))
-        # one cell placed for two digits (tested here, late: the long reduction stays off
-        # the path to the next sweep)
-        if vor_all(clash) or vadd_all(vpopcnt(placed)) != vadd_all(vpopcnt(band_placed & first)):
-            return FAILED
-        vstore(stack, base, new)
-        if vor_all(new ^ old):
-            continue
-        if (vlane(band_placed, 0) & vlane(band_placed, 1) & vlane(band_placed, 2)) == FULL:
-            return SOLVED
-        # naked singles and empty cells
+        # naked singles and empty cells, counted over the band's digits
         once, twice = _band_twice(new)
-        if vor_all(~once & words & FULL):
-            return FAILED
-        naked = once & ~twice
-        if vor_all(naked & ~band_placed):
-            claimed, clash = _claim(new, new & naked)
-            if vor_all(clash):
-                return FAILED
-            if vor_all(claimed ^ new):
-                vstore(stack, base, claimed)
-                continue
+        new, clash = _claim(new, new & (_spread(lone) | (once & ~twice)))
+        # one cell placed for two digits, a cell with none (tested here, late: the
+        # reductions stay off the path to the next sweep)
+        if vor_all(clash | placed_twice | (~once & words & FULL)):
+            return FAILED, old
+        if vor_all(new ^ old):
+            old = new
+            continue
+        if (vlane(band_placed, LANE[0]) & vlane(band_placed, LANE[1]) & vlane(band_placed, LANE[2])) == FULL:
+            return SOLVED, new
         # triad rules, with the triads each word must use one bit up
         x = _triads(new)
         required = _alone_in_row(x)
         c1, c2, c3, c4 = _band_four(x | (required << 1))
         if vor_all(((~c3 & TRIADS) | ((c4 >> 1) & TRIADS)) & words):
-            return FAILED  # a triad three digits cannot fill, or four digits must
+            return FAILED, old  # a triad three digits cannot fill, or four digits must
         reached = c3 & ~c4 & TRIADS  # by exactly three digits: each of them is there
         filled = (c3 >> 1) & TRIADS  # three digits must use it: no other digit is
         forced = x & reached
@@ -432,7 +534,7 @@ def propagate(stack, base):
         col_required = (g0 & veq0(g0 & (g0 - 1))) | (g1 & veq0(g1 & (g1 - 1))) | (g2 & veq0(g2 & (g2 - 1)))
         v1, v2, v3, v4 = _band_four(col | (col_required << 9))
         if vor_all(((~v3 & ROW) | ((v4 >> 9) & ROW)) & words):
-            return FAILED
+            return FAILED, old
         col_forced = col & v3 & ~v4 & ROW  # its column in the band: not the stack's others,
         col_filled = (v3 >> 9) & ROW  #       and not that column in its other bands
         stacks = col_forced | _next_column(col_forced) | _prev_column(col_forced)
@@ -444,11 +546,11 @@ def propagate(stack, base):
         )
         final = new & ~(cut * 7) & ~_spread(col_cut)
         if vor_all(final ^ new) == 0:
-            return OPEN
-        vstore(stack, base, final)
+            return OPEN, new
+        old = final
 
 
-@kernel
+@kernel(inline="always")
 def choose(stack, base):
     """What to branch on, as tdoku does: the band with the fewest digit configurations left
     (and some digit still open), and in it the digit with the fewest, the first such.
@@ -461,7 +563,7 @@ def choose(stack, base):
     best_total = 1000
     best_band = -1
     for band in range(3):
-        total = vlane(totals, band)
+        total = vlane(totals, LANE[band])
         if 9 < total < best_total:
             best_total = total
             best_band = band
@@ -469,7 +571,7 @@ def choose(stack, base):
         # fewest configurations (more than one) in the band, then the lowest lane
         key = (count << 5) + vload(LANE_INDEX, 0)
         key = key | ((veq0(count & 6) | ~vload(BAND_LANES, 32 * best_band)) & 0x1000)
-        lane = vumin_all(key) & 31
+        lane = LANE[vumin_all(key) & 31]
         return CONFIG_BRANCH + lane, vlane(configs, lane)
     return _choose_cell(stack, base)
 
@@ -482,14 +584,14 @@ def _choose_cell(stack, base):
     for band in range(3):
         placed = 0
         for digit in range(9):
-            placed |= _single_rows_of(int(stack[base + 3 * digit + band]))
+            placed |= _single_rows_of(int(stack[base + LANE[3 * digit + band]]))
         open_cells = FULL & ~placed
         while open_cells:
             pos = _tz(open_cells)
             open_cells &= open_cells - 1
             digits = 0
             for digit in range(9):
-                digits |= ((int(stack[base + 3 * digit + band]) >> pos) & 1) << digit
+                digits |= ((int(stack[base + LANE[3 * digit + band]]) >> pos) & 1) << digit
             count = popcount(np.uint64(digits))
             if count < best:
                 best = count
@@ -500,17 +602,16 @@ def _choose_cell(stack, base):
     return best_cell, best_digits
 
 
-@kernel
+@kernel(inline="always")
 def write_solution(stack, base, out):
-    """The placed digits of a finished level, as 81 values 1..9."""
-    for lane in range(27):
-        word = int(stack[base + lane])
-        digit = lane // 3 + 1
-        band = lane % 3
-        while word:
-            pos = _tz(word)
-            word &= word - 1
-            out[(3 * band + pos // 9) * 9 + pos % 9] = digit
+    """The placed digits of a finished level, as 81 values 1..9 (27 bytes a band)."""
+    for band in range(3):
+        store_digits(
+            out, 27 * band,
+            int(stack[base + LANE[band]]), int(stack[base + LANE[3 + band]]), int(stack[base + LANE[6 + band]]),
+            int(stack[base + LANE[9 + band]]), int(stack[base + LANE[12 + band]]), int(stack[base + LANE[15 + band]]),
+            int(stack[base + LANE[18 + band]]), int(stack[base + LANE[21 + band]]), int(stack[base + LANE[24 + band]]),
+        )  # fmt: skip
 
 
 @kernel
@@ -520,6 +621,14 @@ def search(givens, stack, branch_cell, branch_rest, ctl, limit, node_budget, rec
     ``stack`` is ``levels * SLOTS`` int32 words; ``branch_cell[level]`` is what a level
     branched on and ``branch_rest[level]`` the alternatives still to try there.
     """
+    return _search(givens, stack, branch_cell, branch_rest, ctl, limit, node_budget, record_at, out)
+
+
+@kernel(_nrt=False)
+def _search(givens, stack, branch_cell, branch_rest, ctl, limit, node_budget, record_at, out):
+    """``search``, compiled without numba's reference counts: it allocates nothing, and the
+    counts it took on its arrays (atomic, at entry, exit and every inlined call) cost an
+    easy board a fifth of its time."""
     levels = stack.shape[0] // SLOTS
     node_stop = ctl[P.NODES] + node_budget
     depth, phase, fresh = resume(ctl)
@@ -568,7 +677,7 @@ def search(givens, stack, branch_cell, branch_rest, ctl, limit, node_budget, rec
             else:
                 band = cell // 27
                 pos = cell % 27
-                lane = 3 * digit + band
+                lane = LANE[3 * digit + band]
                 stack[base + lane] = int(stack[base + lane]) & ~((ROW << (9 * (pos // 9))) ^ (1 << pos))
             phase = P.PROPAGATE
         else:  # BACKTRACK
@@ -576,6 +685,36 @@ def search(givens, stack, branch_cell, branch_rest, ctl, limit, node_budget, rec
             if depth < 0:
                 return finish(ctl, branch_rest)
             phase = P.NEXT_BRANCH
+
+
+#: the cells of a band word's first box
+BOX_CELLS0 = 0x7 | (0x7 << 9) | (0x7 << 18)
+
+
+@kernel
+def repeats(puzzles, found):
+    """Mark in ``found`` the boards (rows of ``puzzles``, ``(N, 81)`` values) whose givens
+    repeat a digit in a row, column or box: the givens as band words (``_givens_words``),
+    then a word with two cells in a row or a box, or two in a column within its band or
+    across bands, a few whole-vector operations a board."""
+    words = np.zeros(SLOTS, dtype=np.int32)
+    for k in range(puzzles.shape[0]):
+        _givens_words(puzzles[k], words)
+        w = vload(words, 0)
+        r0 = w & ROW
+        r1 = w & ROW1
+        r2 = w & ROW2
+        b0 = w & BOX_CELLS0
+        b1 = w & (BOX_CELLS0 << 3)
+        b2 = w & (BOX_CELLS0 << 6)
+        columns = _columns(w)
+        twice = (
+            (r0 & (r0 - 1)) | (r1 & (r1 - 1)) | (r2 & (r2 - 1))
+            | (b0 & (b0 - 1)) | (b1 & (b1 - 1)) | (b2 & (b2 - 1))
+            | (w & (w >> 9)) | (w & (w >> 18)) | (columns & next_band(columns))
+        )  # fmt: skip
+        if vor_all(twice):
+            found[k] = True
 
 
 @kernel
@@ -592,7 +731,7 @@ def solve_many(puzzles, limit, node_budget, solutions, counts, nodes, guesses, e
         if counts[k] < 0:
             continue
         start(ctl)
-        code = search(
+        code = _search(
             puzzles[k], stack, branch_cell, branch_rest, ctl, limit, node_budget, 1, solutions[k]
         )
         record(ctl, code, k, counts, nodes, guesses, exhausted)

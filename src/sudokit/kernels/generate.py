@@ -274,9 +274,7 @@ def _struck_out_solvable(puzzle, cell, value, stack, branch_cell, branch_rest, c
     value struck from the root's candidates before the first propagation)."""
     start(ctl)
     classic.load_givens(puzzle, stack)
-    row = cell // 9
-    lane = 3 * (value - 1) + row // 3
-    stack[lane] = int(stack[lane]) & ~(1 << ((row % 3) * 9 + cell % 9))
+    classic.strike(stack, cell, value)
     ctl[P.DEPTH] = 0  # resume at the root's propagation, over the candidates as set here
     ctl[P.PHASE] = P.PROPAGATE
     while True:

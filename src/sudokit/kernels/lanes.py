@@ -11,6 +11,11 @@ lane, and ``shuffle(mask)`` makes a function that moves lanes (lane ``i`` takes 
 or zero where ``mask[i]`` is -1). LLVM lowers all of it to whatever the machine has: two
 AVX-512 registers, four AVX2 ones, plain scalar code elsewhere.
 
+Two helpers move between bytes (a board's values) and bit sets: ``bytes_equal(arr, offset,
+value)`` is the 32 bytes from ``offset`` compared with ``value``, as the bits of an int (one
+compare and a mask move), and ``store_digits(out, offset, w1, ..., w9)`` writes 27 bytes from
+``offset``: byte ``i`` the digit ``d`` whose set ``wd`` has bit ``i`` (0 where none has).
+
 With ``NUMBA_DISABLE_JIT=1`` a lane value is a numpy ``uint32`` array of 32 and the same kernels
 run as Python.
 """
@@ -20,10 +25,29 @@ from __future__ import annotations
 import operator
 
 import numpy as np
+from numba.core import codegen, config
 
 from ._jit import JIT_DISABLED
 
 N = 32
+
+
+def codegen_features() -> str:
+    """The CPU features numba compiles for, as LLVM spells them (``+avx2,-avx512f,...``):
+    ``NUMBA_CPU_FEATURES`` where set, else the host's."""
+    features = config.CPU_FEATURES  # type: ignore[attr-defined]
+    return features if features is not None else codegen.get_host_cpu_features()
+
+
+def target_features() -> frozenset[str]:
+    """The features of ``codegen_features`` that are on (numba's cache is per CPU, so a
+    choice made from these at import stays right for the code it keeps)."""
+    return frozenset(feature[1:] for feature in codegen_features().split(",") if feature.startswith("+"))
+
+
+#: whether numba compiles for AVX-512, where a lanes value fills two registers (four AVX2 ones
+#: elsewhere, or more): kernels may lay their lanes out for the one or the other
+WIDE = "avx512f" in target_features()
 
 if JIT_DISABLED:
     _ALL = np.uint32(0xFFFFFFFF)
@@ -64,6 +88,16 @@ if JIT_DISABLED:
             return np.concatenate([v, np.zeros(1, dtype=np.uint32)])[index]
 
         return moved
+
+    def bytes_equal(arr, offset, value):
+        bits = np.asarray(arr[offset : offset + 32]) == value
+        return int(np.packbits(bits, bitorder="little").view("<u4")[0])
+
+    def store_digits(out, offset, w1, w2, w3, w4, w5, w6, w7, w8, w9):
+        for digit, word in enumerate((w1, w2, w3, w4, w5, w6, w7, w8, w9), 1):
+            for i in range(27):
+                if (int(word) >> i) & 1:
+                    out[offset + i] = digit
 
 else:
     from llvmlite import ir
@@ -218,6 +252,48 @@ else:
             return builder.zext(builder.extract_element(args[0], index), ir.IntType(64))
 
         return types.int64(a, i), codegen
+
+    _I8 = ir.IntType(8)
+    _BYTES = ir.VectorType(_I8, 32)
+
+    def _byte_splat(builder, value):
+        one = builder.insert_element(ir.Constant(_BYTES, None), builder.trunc(value, _I8), ir.Constant(_I32, 0))
+        return builder.shuffle_vector(one, ir.Constant(_BYTES, None), ir.Constant(_VEC, [0] * 32))
+
+    def _check_bytes(arr):
+        if not (isinstance(arr, types.Array) and isinstance(arr.dtype, types.Integer) and arr.dtype.bitwidth == 8):
+            raise TypeError("bytes_equal and store_digits work on byte arrays")
+
+    @intrinsic
+    def bytes_equal(typingctx, arr, offset, value):
+        _check_bytes(arr)
+
+        def codegen(context, builder, sig, args):
+            data = context.make_array(sig.args[0])(context, builder, args[0]).data
+            pointer = builder.bitcast(builder.gep(data, [args[1]]), _BYTES.as_pointer())
+            value = args[2] if args[2].type.width >= 8 else builder.zext(args[2], ir.IntType(64))
+            equal = builder.icmp_unsigned("==", builder.load(pointer, align=1), _byte_splat(builder, value))
+            return builder.zext(builder.bitcast(equal, _I32), ir.IntType(64))
+
+        return types.int64(arr, offset, value), codegen
+
+    @intrinsic
+    def store_digits(typingctx, out, offset, w1, w2, w3, w4, w5, w6, w7, w8, w9):
+        _check_bytes(out)
+
+        def codegen(context, builder, sig, args):
+            acc = ir.Constant(_BYTES, None)
+            for digit, word in enumerate(args[2:], 1):
+                bits = builder.trunc(word, _I32) if word.type.width > 32 else builder.zext(word, _I32)
+                mask = builder.bitcast(bits, ir.VectorType(ir.IntType(1), 32))
+                acc = builder.select(mask, ir.Constant(_BYTES, [digit] * 32), acc)
+            scratch = cgutils.alloca_once(builder, _BYTES)
+            builder.store(acc, scratch)
+            data = context.make_array(sig.args[0])(context, builder, args[0]).data
+            cgutils.raw_memcpy(builder, builder.gep(data, [args[1]]), scratch, ir.Constant(ir.IntType(64), 27), 1)
+            return context.get_dummy_value()
+
+        return types.none(out, offset, w1, w2, w3, w4, w5, w6, w7, w8, w9), codegen
 
     def shuffle(mask):
         order = [m if m >= 0 else N for m in mask]  # lane N of the pair is the zero vector's
