@@ -142,6 +142,25 @@ def random_fill(cell_houses, n_houses, full, rng, node_budget, grid):
 
 
 @kernel
+def _general_scratch(houses, cells, full):
+    """The arrays a run of ``_general`` searches shares: a stack of about 256 KiB (it grows
+    as a search needs), the control slots, the singles queue and dirty marks, the shape's
+    default options and the rules' scratch, and the plain variant (no cages, no marks)."""
+    levels = min(cells + 1, max(16, (1 << 18) // (8 * cells)))
+    stack = np.zeros((levels, cells), dtype=np.uint64)
+    branch_cell = np.zeros(levels, dtype=np.int64)
+    branch_rest = np.zeros(levels, dtype=np.uint64)
+    ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
+    queue = np.zeros(cells, dtype=np.int32)
+    dirty = np.zeros(houses.shape[0], dtype=np.uint8)
+    options = np.zeros(general.OPTIONS_SIZE, dtype=np.int64)
+    general.default_options(houses, options)
+    work, iwork = general.scratch(houses)
+    variant = cages.plain(cells, full)
+    return stack, branch_cell, branch_rest, ctl, queue, dirty, options, work, iwork, variant
+
+
+@kernel
 def _general(puzzle, houses, cell_houses, full, stack, branch_cell, branch_rest, ctl, limit,
              node_budget, record_at, out, queue, dirty, options, work, iwork, variant):  # fmt: skip
     """A fresh ``general.search`` of ``puzzle`` to ``limit`` solutions or ``node_budget``
@@ -180,17 +199,9 @@ def searched_grids(houses, cell_houses, full, seeds, node_budget, grids, ok):
     see coming: the general kernel's search on an empty board, with its singles, its rules
     and its branching, trying values in a random order from each seed."""
     cells = grids.shape[1]
-    levels = min(cells + 1, max(16, (1 << 18) // (8 * cells)))
-    stack = np.zeros((levels, cells), dtype=np.uint64)
-    branch_cell = np.zeros(levels, dtype=np.int64)
-    branch_rest = np.zeros(levels, dtype=np.uint64)
-    ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
-    queue = np.zeros(cells, dtype=np.int32)
-    dirty = np.zeros(houses.shape[0], dtype=np.uint8)
-    options = np.zeros(general.OPTIONS_SIZE, dtype=np.int64)
-    general.default_options(houses, options)
-    work, iwork = general.scratch(houses)
-    variant = cages.plain(cells, full)
+    stack, branch_cell, branch_rest, ctl, queue, dirty, options, work, iwork, variant = _general_scratch(
+        houses, cells, full
+    )
     empty = np.zeros(cells, dtype=np.uint8)
     for k in range(seeds.shape[0]):
         options[general.SEED] = seeds[k]
@@ -211,17 +222,9 @@ def mix(houses, cell_houses, full, seeds, moves, cap, grids):
     distribution over grids is the chain's stationary one: moves bring any start towards it
     (a 4x4 grid gets there in one)."""
     cells = grids.shape[1]
-    levels = min(cells + 1, max(16, (1 << 18) // (8 * cells)))
-    stack = np.zeros((levels, cells), dtype=np.uint64)
-    branch_cell = np.zeros(levels, dtype=np.int64)
-    branch_rest = np.zeros(levels, dtype=np.uint64)
-    ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
-    queue = np.zeros(cells, dtype=np.int32)
-    dirty = np.zeros(houses.shape[0], dtype=np.uint8)
-    options = np.zeros(general.OPTIONS_SIZE, dtype=np.int64)
-    general.default_options(houses, options)
-    work, iwork = general.scratch(houses)
-    variant = cages.plain(cells, full)
+    stack, branch_cell, branch_rest, ctl, queue, dirty, options, work, iwork, variant = _general_scratch(
+        houses, cells, full
+    )
     rng = np.zeros(1, dtype=np.uint64)
     puzzle = np.zeros(cells, dtype=np.uint8)
     out = np.zeros(cells, dtype=np.uint8)
@@ -340,17 +343,9 @@ def carve(
     c_stack = np.zeros(classic.LEVELS * classic.SLOTS, dtype=np.int32)
     c_branch_cell = np.zeros(classic.LEVELS, dtype=np.int64)
     c_branch_rest = np.zeros(classic.LEVELS, dtype=np.int64)
-    levels = min(cells + 1, max(16, (1 << 18) // (8 * cells)))
-    stack = np.zeros((levels, cells), dtype=np.uint64)
-    branch_cell = np.zeros(levels, dtype=np.int64)
-    branch_rest = np.zeros(levels, dtype=np.uint64)
-    queue = np.zeros(cells, dtype=np.int32)
-    dirty = np.zeros(houses.shape[0], dtype=np.uint8)
-    options = np.zeros(general.OPTIONS_SIZE, dtype=np.int64)
-    general.default_options(houses, options)
-    work, iwork = general.scratch(houses)
-    variant = cages.plain(cells, full)
-    ctl = np.zeros(P.CTL_SIZE, dtype=np.int64)
+    stack, branch_cell, branch_rest, ctl, queue, dirty, options, work, iwork, variant = _general_scratch(
+        houses, cells, full
+    )
     out = np.zeros(cells, dtype=np.uint8)
     removed = np.zeros(cells, dtype=np.int32)
     n_orbits = orders.shape[1]
