@@ -192,7 +192,8 @@ def test_batch_rate_adds_level_and_score(tmp_path):
     assert [(row["level"], row["score"]) for row in rows] == [("easy", 180), (None, None), (None, None)]
     run(["batch", str(tmp_path / "in.txt"), "--rate", "--workers", "1", "-o", str(tmp_path / "out.csv")])
     lines = (tmp_path / "out.csv").read_text().splitlines()
-    assert lines[0].endswith(",level,score") and lines[1].endswith(",easy,180")
+    assert lines[0].endswith(",level,score,er,ep,ed,se_status") and ",easy,180," in lines[1]
+    assert lines[1].endswith(",solved") and lines[2].endswith(",,,,,,")
     plain = run(["batch", str(tmp_path / "in.txt"), "--workers", "1"])
     assert "level" not in plain.stdout
 

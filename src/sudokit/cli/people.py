@@ -102,6 +102,7 @@ def rate(files, input_format, shape, symbols, scale, time_limit, node_limit, out
                 out.flush()
                 continue
             tally.add("solved")
+            assert rating.level is not None  # rated on HoDoKu's scale: a level
             if output == "json":
                 out.write(json.dumps({"puzzle": line, "level": rating.level.value, "score": rating.score,
                                       "solved": rating.solved, "techniques": rating.techniques}) + "\n")
