@@ -127,6 +127,20 @@ def test_jigsaw_layouts_admit_a_grid_or_none(valid):
             assert follows_rules(result.board.to_line(), record)
 
 
+def test_layout_files_read_as_they_are_with_format_layout(tmp_path):
+    valid = (DATA / "jigsaw_layouts_valid.txt").read_text().split()[:4]
+    invalid = (DATA / "jigsaw_layouts_invalid.txt").read_text().split()[:4]
+    path = tmp_path / "layouts.txt"
+    path.write_text("\n".join(valid + invalid) + "\n")
+    result = CliRunner().invoke(cli, ["solve", "--format", "layout", str(path)])
+    out = result.stdout.splitlines()
+    assert result.exit_code == 1 and out[4:] == ["no solution"] * 4
+    for layout, written in zip(valid, out):
+        solution, again = written.split()
+        assert again == Geometry.jigsaw(layout).region_labels()
+        assert follows_rules(solution, {"size": 9, "regions": layout, "givens": "." * 81})
+
+
 # -- small boards against a brute force over every grid -------------------------------------------
 
 

@@ -169,6 +169,8 @@ class GeneralSearch(Search):
     DFS_FAILS = 1000
     #: the first slice on those boards, whose nodes cost up to a millisecond
     BIG_FIRST_SLICE = 2000
+    #: dead ends of a killer before the rule of 45 reaches runs of rows and columns
+    LIGHT_FAILS = 50
 
     def __init__(self, board: Board, options: np.ndarray | None = None, engine: str = "auto") -> None:
         general = _kernel("general")
@@ -184,7 +186,10 @@ class GeneralSearch(Search):
         self.board = board
         self.cells = shape.cells
         self.givens = np.ascontiguousarray(board.cells, dtype=np.uint8)
-        geometry, self.variant = variant_of(board)
+        # a killer starts with the rule of 45 over single houses only: most need no more, and
+        # the sums over runs of rows and columns cost as much as an easy killer's search
+        self.light = bool(board.cages)
+        geometry, self.variant = variant_of(board, runs=not self.light)
         self.houses = geometry.houses
         self.cell_houses = geometry.cell_houses
         self.full = np.uint64((1 << shape.size) - 1)
@@ -213,6 +218,11 @@ class GeneralSearch(Search):
             or (self.engine == "auto" and (self.board.size >= self.LEARN_FROM or not self.board.plain))
         )
         dead_ends = self.nodes - self.guesses - 1  # nodes that did not branch, less a solution
+        if self.light and not self.reported:
+            if dead_ends >= self.LIGHT_FAILS:
+                self._all_sums()
+            else:
+                node_budget = min(node_budget, self.LIGHT_FAILS)  # look again soon
         if may_learn and (self.engine == "learn" or dead_ends >= self.DFS_FAILS):
             self._start_learning()
         elif may_learn:
@@ -224,6 +234,20 @@ class GeneralSearch(Search):
         if code == P.LIMIT:
             self.reported = True
         return code
+
+    def _all_sums(self) -> None:
+        """Start over with the rule of 45 over runs of rows and columns as well: no solution
+        went back yet, so counting again from zero loses nothing; nodes and guesses keep adding
+        up."""
+        self.light = False
+        geometry, self.variant = variant_of(self.board, runs=True)
+        self.houses = geometry.houses
+        self.cell_houses = geometry.cell_houses
+        self.stack = np.zeros((len(self.stack), self.cells + len(self.variant[1])), dtype=np.uint64)
+        self.dirty = np.zeros(len(self.houses), dtype=np.uint8)
+        self.work, self.iwork = _kernel("general").scratch(self.houses)
+        self.ctl[P.DEPTH] = -1
+        self.ctl[P.COUNT] = 0
 
     def _start_learning(self) -> None:
         """Start over with the learning kernel: no solution went back yet, so counting again
@@ -617,17 +641,18 @@ def generation_kernel(shape: Shape) -> tuple[Any, int]:
 # -- variants: a board's rules as the general kernel's tables ---------------------------------
 
 
-def variant_of(board: Board) -> tuple[Geometry, tuple[np.ndarray, ...]]:
+def variant_of(board: Board, runs: bool = True) -> tuple[Geometry, tuple[np.ndarray, ...]]:
     """The general kernel's view of ``board``'s rules: the houses it searches (the board's,
     and every cage of ``n`` cells, which is a house) and the ``variant`` tuple of
-    ``kernels/cages.py`` (starting candidates, cage tables)."""
+    ``kernels/cages.py`` (starting candidates, cage tables; the rule of 45 over runs of rows
+    and columns too where ``runs``)."""
     shape = board.shape
     if not board.cages:
         plain = plain_variant(shape.cells, shape.size)
         if board.candidates is None:
             return board.geometry, plain
         return board.geometry, (board.start_masks(),) + plain[1:]
-    geometry, cells, info, combos = cage_tables(board.geometry, board.cages)
+    geometry, cells, info, combos = cage_tables(board.geometry, board.cages, runs)
     return geometry, (board.start_masks(), cells, info, combos)
 
 

@@ -12,9 +12,10 @@ sukaku     ``n**3`` pencil marks on one line (tdoku, SukakuEx.)  the line
 candidates ``n`` lines of ``n`` cells' candidates (HoDoKu, SE)  ``n`` lines + empty line
 variant    givens, jigsaw layout, ``15:r1c1,r1c2`` cages, words  the line
 json       ``{"givens": ..., "regions": ..., "cages": ...}``     one line of JSON
+layout     ``n*n`` region labels: an empty jigsaw (``--format``)  the variant line
 ========== =================================================== ==========================
 
-The last four carry a variant's rules: pencil marks (``sukaku``, ``candidates``), jigsaw
+The last five carry a variant's rules: pencil marks (``sukaku``, ``candidates``), jigsaw
 regions, extra houses and killer cages (``variant``, ``json``; see ``formats/variant.py``).
 
 Reading is streaming: :func:`scan` takes any iterable of lines (``str`` or ``bytes``) and
@@ -37,12 +38,20 @@ from . import grid, ints, leetcode, line, marks, pretty, sukaku, variant
 from ._data import BoardData, BoardLike, Position
 from ._symbols import NOT_A_SYMBOL, is_binary, value_table
 
-FormatName = Literal["line", "grid", "ints", "leetcode", "pretty", "sukaku", "candidates", "variant", "json"]
-FORMATS: tuple[str, ...] = ("line", "grid", "ints", "leetcode", "pretty", "sukaku", "candidates", "variant", "json")
+FormatName = Literal["line", "grid", "ints", "leetcode", "pretty", "sukaku", "candidates", "variant", "json", "layout"]
+FORMATS: tuple[str, ...] = (
+    "line", "grid", "ints", "leetcode", "pretty", "sukaku", "candidates", "variant", "json", "layout",
+)  # fmt: skip
 #: formats whose records are one line each (the rest are blocks of rows, but LeetCode's)
-LINE_FORMATS = ("line", "sukaku", "variant", "json")
+LINE_FORMATS = ("line", "sukaku", "variant", "json", "layout")
 #: the line readers of the one-line formats
-_LINE_PARSERS = {"line": line.parse, "sukaku": sukaku.parse, "variant": variant.parse_line, "json": variant.parse_json}
+_LINE_PARSERS = {
+    "line": line.parse,
+    "sukaku": sukaku.parse,
+    "variant": variant.parse_line,
+    "json": variant.parse_json,
+    "layout": variant.parse_layout,
+}
 
 #: a line that is exactly this ends the input (seed 000's stream)
 END_MARK = "end"
@@ -143,6 +152,8 @@ def positions(record: Scanned) -> list[Position]:
         return sukaku.positions(record.text, record.line, size)
     if record.format == "variant":
         return variant.positions(record.text, record.line)
+    if record.format == "layout":
+        return line.positions(record.text, record.line)
     if record.format == "json":
         return variant.json_positions(record.text, record.line)
     if record.format == "candidates":
@@ -166,7 +177,7 @@ def format_board(board: BoardLike, format: str) -> str:
         return sukaku.format(board) + "\n"
     if format == "candidates":
         return marks.format(board) + "\n"
-    if format == "variant":
+    if format == "variant" or format == "layout":  # a layout's solution: the variant line
         return variant.format_line(board) + "\n"
     if format == "json":
         return variant.format_json(board) + "\n"

@@ -584,6 +584,23 @@ def json_positions(text: str, line: int = 1) -> list[Position]:
     return [(line, start + k) for k in range(count)]
 
 
+def parse_layout(text: str, shape: Shape | None = None, symbols: str | None = None, *, line: int = 1) -> BoardData:
+    """An empty jigsaw from a line that is only its layout, ``n*n`` region labels (the shared
+    data's ``jigsaw_layouts_*.txt``): chosen with ``--format layout``, since a layout of
+    digits reads as a board of givens otherwise."""
+    body = text.strip()
+    n = math.isqrt(len(body))
+    if n * n != len(body) or not 2 <= n <= 64:
+        raise FormatError(f"a jigsaw layout has n*n region labels, not {len(body)}: {quote(body)}", line=line, column=1)
+    if shape is not None and shape.size != n:
+        raise FormatError(f"a layout of a {n}x{n} board, but --shape is {shape.name}", line=line, column=1)
+    column = text.index(body[0]) + 1
+    geometry = jigsaw(body, n, column, line)
+    board_shape = shape or Shape.for_size_or_none(n) or Shape(1, n)
+    alphabet = alphabets.check(symbols, n) if symbols else alphabets.default(n)
+    return BoardData(np.zeros(n * n, dtype=np.uint8), board_shape, alphabet, geometry)
+
+
 def positions(text: str, line: int = 1) -> list[Position]:
     """Where each cell's given was written in a variant line (its first token)."""
     first = re.search(r"\S+", text)
