@@ -244,8 +244,8 @@ def test_a_call_without_a_budget_of_its_own_is_given_up_at_the_deadline(monkeypa
     assert jobs.running == 0
 
 
-def test_a_full_server_answers_503_rather_than_queue_for_ever(monkeypatch):
-    app = create_app(Settings(workers=1, queue=0))
+def _hold_rate(monkeypatch) -> threading.Event:
+    """Make every rate request wait (10 s at most) until the event returned is set."""
     release = threading.Event()
     original = logic.rate
 
@@ -254,6 +254,12 @@ def test_a_full_server_answers_503_rather_than_queue_for_ever(monkeypatch):
         return original(board, **options)
 
     monkeypatch.setattr(logic, "rate", slow)
+    return release
+
+
+def test_a_full_server_answers_503_rather_than_queue_for_ever(monkeypatch):
+    app = create_app(Settings(workers=1, queue=0))
+    release = _hold_rate(monkeypatch)
 
     async def both():
         transport = httpx.ASGITransport(app=app)
@@ -274,14 +280,7 @@ def test_a_bad_request_is_refused_at_once_and_a_wait_for_a_worker_is_bounded(mon
     """Checking a request needs no worker: with the only one taken, a bad request still gets
     its 422 at once, and a good one gets 503 when no worker frees up within its budget."""
     app = create_app(Settings(workers=1, queue=4, grace=0.1))
-    release = threading.Event()
-    original = logic.rate
-
-    def slow(board, **options):
-        release.wait(10)
-        return original(board, **options)
-
-    monkeypatch.setattr(logic, "rate", slow)
+    release = _hold_rate(monkeypatch)
 
     async def three():
         transport = httpx.ASGITransport(app=app)
@@ -306,14 +305,7 @@ def test_long_requests_may_hold_only_half_the_workers(monkeypatch):
     """A request asking for more than the default time is long: past half the threads, long
     ones are refused (503) while a short one is still served."""
     app = create_app(Settings(workers=2, queue=4))
-    release = threading.Event()
-    original = logic.rate
-
-    def slow(board, **options):
-        release.wait(10)
-        return original(board, **options)
-
-    monkeypatch.setattr(logic, "rate", slow)
+    release = _hold_rate(monkeypatch)
 
     async def three():
         transport = httpx.ASGITransport(app=app)

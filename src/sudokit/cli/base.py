@@ -182,6 +182,17 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(ExitCode.INTERNAL)
 
 
+def boards(
+    files: Iterable[str], input_format, shape, symbols, tally: Tally, out: IO[str], block: bool = True
+) -> Iterator[tuple[str, Record, Board]]:
+    """(source name, record, board) for every record that is a board; the malformed ones
+    reported on the way, as :func:`board_of` does."""
+    for source, record in records(files, input_format, shape, symbols):
+        board = board_of(record, tally, out, block)
+        if board is not None:
+            yield source, record, board
+
+
 def board_of(record: Record, tally: Tally, out: IO[str], block: bool = True) -> Board | None:
     """The record's board; None for a malformed record, reported (marker on stdout, message
     on stderr)."""

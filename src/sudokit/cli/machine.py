@@ -19,8 +19,8 @@ from ..optimize import PRESETS, as_weights, optimum, parse_weights
 from ..results import UNLIMITED, ExitCode, Limits, SolveResult, Tally
 from ..solver import run as search
 from .base import (
-    MARKERS, board_of, check_symbols, cli, input_options, interruptible, marker,
-    no_solution, parse_shape, records, warn, where,
+    MARKERS, boards, check_symbols, cli, input_options, interruptible, marker,
+    no_solution, parse_shape, warn, where,
 )
 
 #: the option of ``sudokit batch`` for each parameter of ``solve_file`` a BatchError names
@@ -39,10 +39,7 @@ def solve(files, input_format, shape, symbols, time_limit, node_limit, unique, o
     tally = Tally()
     out = sys.stdout
     with interruptible():
-        for source, record in records(files, input_format, shape, symbols):
-            board = board_of(record, tally, out)
-            if board is None:
-                continue
+        for source, record, board in boards(files, input_format, shape, symbols, tally, out):
             result = search(board, limits)
             tally.add(result.status.value)
             if stats:
@@ -71,10 +68,7 @@ def count(files, input_format, shape, symbols, time_limit, node_limit, limit) ->
     tally = Tally(counting=True)
     out = sys.stdout
     with interruptible():
-        for source, record in records(files, input_format, shape, symbols):
-            board = board_of(record, tally, out, block=False)
-            if board is None:
-                continue
+        for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
             result = search(board, limits)
             if result.count_known:
                 tally.add("solved")
@@ -135,10 +129,7 @@ def _optimize_records(sense, files, input_format, shape, symbols, time_limit, no
     tally = Tally()
     out = sys.stdout
     with interruptible():
-        for source, record in records(files, input_format, shape, symbols):
-            board = board_of(record, tally, out, block=False)
-            if board is None:
-                continue
+        for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
             size = board.size
             if weights_file is not None and len(weights) != size:
                 tally.add("error")

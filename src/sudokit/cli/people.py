@@ -21,7 +21,7 @@ from ..generator import DEFAULT_ATTEMPTS, SYMMETRIES, GenerationError
 from ..generator import generate_iter as make_puzzles
 from ..results import ExitCode, SolveStatus, Tally
 from .base import (
-    MARKERS, board_of, check_symbols, cli, interruptible, marker, parse_shape, records, warn, where,
+    MARKERS, boards, check_symbols, cli, interruptible, marker, parse_shape, warn, where,
 )
 
 
@@ -78,10 +78,7 @@ def rate(files, input_format, shape, symbols, scale, time_limit, node_limit, out
     if output == "tsv":
         out.write("puzzle\tlevel\tscore\n" if scale == "hodoku" else "puzzle\ter\tep\ted\tstatus\n")
     with interruptible():
-        for source, record in records(files, input_format, shape, symbols):
-            board = board_of(record, tally, out, block=False)
-            if board is None:
-                continue
+        for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
             if scale == "se" and not logic.se.supported(board):
                 raise click.UsageError("--scale se rates 9x9 boards only")
             rating = logic.rate(board, scale=scale, time_limit=time_limit, node_limit=node_limit)
@@ -124,10 +121,7 @@ def explain(files, input_format, shape, symbols, scale, time_limit, node_limit, 
     tally = Tally()
     out = sys.stdout
     with interruptible():
-        for source, record in records(files, input_format, shape, symbols):
-            board = board_of(record, tally, out, block=False)
-            if board is None:
-                continue
+        for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
             if scale == "se":
                 if not logic.se.supported(board):
                     raise click.UsageError("--scale se explains 9x9 boards only")
@@ -165,10 +159,7 @@ def hint(files, input_format, shape, symbols) -> None:
     tally = Tally()
     out = sys.stdout
     with interruptible():
-        for source, record in records(files, input_format, shape, symbols):
-            board = board_of(record, tally, out, block=False)
-            if board is None:
-                continue
+        for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
             try:
                 step = logic.hint(board)
             except logic.NotUnique as error:
@@ -304,10 +295,7 @@ def canon(files, input_format, shape, symbols) -> None:
     tally = Tally()
     out = sys.stdout
     with interruptible():
-        for source, record in records(files, input_format, shape, symbols):
-            board = board_of(record, tally, out, block=False)
-            if board is None:
-                continue
+        for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
             try:
                 line = canonical(board)
             except ValueError as error:  # not 9x9, or givens that repeat
@@ -333,10 +321,7 @@ def shuffle(files, input_format, shape, symbols, seed) -> None:
     tally = Tally()
     out = sys.stdout
     with interruptible():
-        for _source, record in records(files, input_format, shape, symbols):
-            board = board_of(record, tally, out)
-            if board is None:
-                continue
+        for _source, record, board in boards(files, input_format, shape, symbols, tally, out):
             tally.add("solved")
             out.write(format_board(shuffled(board, rng), record.format))
             out.flush()
