@@ -288,8 +288,8 @@ ENDPOINTS: Mapping[str, Callable[[Json, Settings], Task]] = {
 
 
 def warm_up() -> None:
-    """Load the compiled kernels the page uses (every page size's search, the logic and its
-    rating), so the first visitor does not wait for them."""
+    """Load the compiled kernels the page uses (every page size's search, the logic and both
+    ratings, generation and canonical forms), so the first visitor does not wait for them."""
     for size in PAGE_SIZES:
         shape = Shape.for_size(size)
         full = solver.solve(Board.empty(shape)).board
@@ -298,6 +298,9 @@ def warm_up() -> None:
         cells[0] = 0  # one empty cell: a unique puzzle with a one-step hint
         logic.hint(Board(cells, shape))
     logic.explain(Board(cells, shape))  # explain rates too: the rating loop is a kernel of its own
+    puzzle = make_puzzles(1, shape="9x9", seed=1)[0]
+    logic.rate(puzzle)  # HoDoKu's scale and Sudoku Explainer's
+    canonical_form(puzzle)
 
 
 __all__ = [
