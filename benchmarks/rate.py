@@ -13,6 +13,7 @@ the same level on 95% of puzzles, rating 100x faster than hodoku-py, median 9x9 
     python benchmarks/rate.py                         # every set, 100 puzzles each
     python benchmarks/rate.py --sample 300 --sets qqwing_expert,diabolical_se
     python benchmarks/rate.py --why                   # show where the paths part on a miss
+    python benchmarks/rate.py --scale se              # SE's ER/EP/ED: see _se_scale.py
 """
 
 from __future__ import annotations
@@ -64,7 +65,16 @@ def main() -> int:
     parser.add_argument("--sample", type=int, default=100, help="puzzles per set (seeded sample)")
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--why", action="store_true", help="print where the two solution paths part on a miss")
+    parser.add_argument("--scale", choices=("hodoku", "se"), default="hodoku",
+                        help="se: Sudoku Explainer's ER/EP/ED against the recorded ratings (see _se_scale.py)")
+    parser.add_argument("--time-limit", type=float, default=60.0, help="--scale se: seconds a puzzle")
+    parser.add_argument("--serate", help='--scale se: a SukakuExplainer command to time beside sudokit, '
+                        '"java -Xmx1g -cp DIR diuf.sudoku.test.serate"')
     args = parser.parse_args()
+    if args.scale == "se":
+        import _se_scale
+
+        return _se_scale.main(args, random.Random(args.seed))
 
     import hodoku
 
@@ -73,7 +83,7 @@ def main() -> int:
     names = args.sets.split(",") if args.sets else list(SETS)
     rng = random.Random(args.seed)
     solver = hodoku.Solver()
-    sudokit.rate(puzzles(args.data / SETS["qqwing_expert"])[0])  # compile (or load) the kernels first
+    sudokit.rate(puzzles(args.data / SETS["qqwing_expert"])[0], scale="hodoku")  # compile (or load) the kernels first
 
     confusion: dict[tuple[str, str], int] = collections.Counter()
     misses = []
@@ -86,7 +96,7 @@ def main() -> int:
         ours_ms, theirs_ms, same, same_score, diffs = [], [], 0, 0, []
         for puzzle in chosen:
             start = time.perf_counter()
-            rating = sudokit.rate(puzzle)
+            rating = sudokit.rate(puzzle, scale="hodoku")  # HoDoKu's scale only, as hodoku-py
             ours_ms.append((time.perf_counter() - start) * 1e3)
             start = time.perf_counter()
             theirs = solver.rate(puzzle)

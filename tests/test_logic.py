@@ -87,7 +87,7 @@ def test_ratings_agree_with_hodoku_on_every_sampled_puzzle():
     rows = hodoku_ratings()
     misses = []
     for puzzle, level, score, source in rows:
-        rating = sudokit.rate(puzzle)
+        rating = sudokit.rate(puzzle, scale="hodoku")
         if (rating.level.value, rating.score) != (level, int(score)):
             misses.append(f"{source} {puzzle}: hodoku {level} {score}, sudokit {rating.level.value} {rating.score}")
     assert {row[1] for row in rows} >= {"easy", "medium", "hard", "unfair", "extreme"}

@@ -21,7 +21,7 @@ import click
 from .. import engines
 from ..canon import canonical
 from ..generator import generate
-from ..logic import rate
+from ..logic import rate, se
 from ..board import Board, Record, read
 from ..formats import FORMATS, LINE_FORMATS
 from ..results import ExitCode, Tally
@@ -152,8 +152,10 @@ def warmup() -> None:
     for shape in ("4x4", "9x9"):  # the generation kernels, on both ways of proving uniqueness
         generate(1, shape=shape, seed=1)
     warmed.append("generation")
-    rate(generate(1, seed=1)[0])  # the human-style finders and the rating loop
+    rate(generate(1, seed=1)[0])  # the human-style finders, the rating loops of both scales
     warmed.append("logic")
+    se.warm_nested()  # minutes: only puzzles rated 9.5 and more reach them
+    warmed.append("nested forcing chains")
     canonical("." * 81)
     warmed.append("canonical forms")
     click.echo(f"sudokit: kernels compiled and cached ({', '.join(warmed)})")

@@ -164,8 +164,9 @@ def will_compile(dispatcher) -> bool:
         return True
 
 
-def notify_compile(*dispatchers, what: str = "the search kernel") -> None:
-    """Say on stderr, once per process, that a first-run compile is under way."""
+def notify_compile(*dispatchers, what: str = "the search kernel", takes: str = "a few seconds") -> None:
+    """Say on stderr, once per process, that a first-run compile is under way (and about how
+    long it ``takes``)."""
     if what in _noticed:
         return
     # asked once: a kernel found compiled or cached now stays so, and looking again cost a
@@ -175,7 +176,7 @@ def notify_compile(*dispatchers, what: str = "the search kernel") -> None:
         return
     if any(will_compile(dispatcher) for dispatcher in dispatchers):
         when = (
-            "first run only, this takes a few seconds"
+            f"first run only, this takes {takes}"
             if CACHE
             else "no writable cache, so every run compiles: set NUMBA_CACHE_DIR to a writable folder"
         )

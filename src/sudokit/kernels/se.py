@@ -37,13 +37,18 @@ RULE_NAMES = (
     "jellyfish", "hidden quad", "three strong links", "wxyz-wing", "bug", "four strong links",
     "vwxyz-wing", "aligned pair exclusion", "uvwxyz-wing", "forcing chains and cycles",
     "tuvwxyz-wing", "aligned triplet exclusion", "nishio", "multiple forcing chains",
-    "dynamic forcing chains", "dynamic forcing chains (+)",
+    "dynamic forcing chains", "dynamic forcing chains (+)", "nested forcing chains",
+    "nested multiple forcing chains", "nested dynamic forcing chains", "nested dynamic forcing chains (+)",
+    "nested dynamic forcing chains (+ forcing chains)", "nested dynamic forcing chains (+ multiple forcing chains)",
 )
 RULE_FLOORS = np.array(
     [1.0, 1.7, 2.0, 2.3, 2.5, 2.6, 3.0, 3.2, 3.4, 3.6, 3.8, 4.0, 4.0, 4.2, 4.4, 4.5, 5.0, 5.2, 5.4,
-     5.4, 5.5, 5.6, 5.8, 6.2, 6.2, 6.6, 6.5, 7.5, 7.5, 7.5, 8.0, 8.5, 9.0]
+     5.4, 5.5, 5.6, 5.8, 6.2, 6.2, 6.6, 6.5, 7.5, 7.5, 7.5, 8.0, 8.5, 9.0, 9.5, 10.0, 10.5, 10.5, 10.5, 10.5]
 )
 RULES = len(RULE_NAMES)
+#: the rules this module's kernels search; the nested forcing chains after them (rated 9.5 and
+#: more) are ``se_nested.nested_step``'s, compiled apart since they take minutes to compile
+BASE_RULES = 33
 
 # result slots (res[k])
 R_ER = 0
@@ -143,7 +148,7 @@ def step(g, ws, h, scratch, best, first_rule):
     number, -1 if none applies, -2 if the work budget ran out during a search."""
     g, ws, h = borrow_grid(g), borrow_workspace(ws), borrow_hint(h)
     scratch, best = borrow_hint(scratch), borrow_hint(best)
-    for rule in range(first_rule, RULES):
+    for rule in range(first_rule, BASE_RULES):
         ws[13][6] = rule
         found = find(g, ws, h, scratch, best, rule)
         if ws[13][W_OVER]:

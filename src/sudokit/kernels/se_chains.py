@@ -72,11 +72,13 @@ F_AB_OFF = 6  #: ... and off
 F_AB_VIRTUAL = 7  #: which of the two is not in the frame: 0 the off one, 1 the on one
 F_V_START = 8  #: the parents of that one, in the pool
 F_V_N = 9
+F_V_CAUSE = 10  #: the cause of that one
 FS = 16
 
 
-def new_workspace():
-    """Frames, queues, grid undo log and scratch for the chain finders."""
+def new_workspace(counters=None):
+    """Frames, queues, grid undo log and scratch for the chain finders. Nested chains run in
+    workspaces of their own that share the outer one's ``counters`` (work done, budget)."""
     return (
         np.zeros((FRAMES, NP), dtype=np.int64),  # 0 mem: stamp when the potential is in the frame
         np.zeros((FRAMES, NP), dtype=np.int64),  # 1 parent start
@@ -91,7 +93,7 @@ def new_workspace():
         np.zeros(81, dtype=np.int64),  # 10 source candidates
         np.zeros((27, 10), dtype=np.int64),  # 11 source positions
         np.zeros(NP, dtype=np.int64),  # 12 visit stamps (ancestor counts)
-        np.zeros(8, dtype=np.int64),  # 13 counters: visit stamp, work done, work budget, flags, work by kind
+        np.zeros(8, dtype=np.int64) if counters is None else counters,  # 13 counters: visit stamp, work, budget, flags
         np.zeros(64, dtype=np.int64),  # 14 implication buffer: potentials
         np.zeros(64, dtype=np.int64),  # 15 implication buffer: causes
         np.zeros(64, dtype=np.int64),  # 16 implication buffer: hidden parents start
@@ -111,6 +113,11 @@ def new_workspace():
         np.zeros((8, 10, 2), dtype=np.uint64),  # 30 per-value "nothing" caches: the value's cells
         np.zeros((8, 10), dtype=np.int64),  # 31 ... 1 where that rule found nothing for them
         np.zeros((10, 2), dtype=np.uint64),  # 32 the values' cells now (``digit_masks``)
+        np.zeros((FRAMES, NP), dtype=np.int64),  # 33 nested chains: complexity behind an advanced potential
+        np.zeros((FRAMES, NP), dtype=np.uint64),  # 34 ... and its identity (a hash of the chain)
+        np.zeros(ADV_MAX, dtype=np.int64),  # 35 advanced potentials: their nested chain's complexity
+        np.zeros(ADV_MAX, dtype=np.uint64),  # 36 ... and identity
+        np.zeros(NP * 24, dtype=np.int64),  # 37 cycle nodes: cause
     )
 
 
@@ -123,7 +130,8 @@ def borrow_workspace(ws):
         borrowed(ws[15]), borrowed(ws[16]), borrowed(ws[17]), borrowed(ws[18]), borrowed(ws[19]),
         borrowed(ws[20]), borrowed(ws[21]), borrowed(ws[22]), borrowed(ws[23]), borrowed(ws[24]),
         borrowed(ws[25]), borrowed(ws[26]), borrowed(ws[27]), borrowed(ws[28]), borrowed(ws[29]),
-        borrowed(ws[30]), borrowed(ws[31]), borrowed(ws[32]),
+        borrowed(ws[30]), borrowed(ws[31]), borrowed(ws[32]), borrowed(ws[33]), borrowed(ws[34]),
+        borrowed(ws[35]), borrowed(ws[36]), borrowed(ws[37]),
     )
 
 

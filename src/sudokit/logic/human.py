@@ -205,6 +205,19 @@ def _check_scale(scale: str) -> None:
         raise ValueError(f"scale must be one of {', '.join(SCALES)}, not {scale!r}")
 
 
+#: the work (potentials its chains process) SE's rating gets by default where it comes with
+#: HoDoKu's (``scale="all"``) and no budget is given: a few seconds, past which a puzzle's
+#: ER is a lower bound. Puzzles up to 10.x need 0.1-2 million; nested chains above take minutes.
+SE_DEFAULT_WORK = 4_000_000
+
+
+def _se_budget(scale: str, budget: Limits) -> Limits:
+    """SE's budget: the one given, or for ``scale="all"`` without one, ``SE_DEFAULT_WORK``."""
+    if scale != "all" or budget.time_limit is not None or budget.node_limit is not None:
+        return budget
+    return replace(budget, node_limit=SE_DEFAULT_WORK)
+
+
 def _with_se(rating: Rating, board: Board, budget: Limits | None) -> Rating:
     """The rating with Sudoku Explainer's ER/EP/ED added (9x9 boards only)."""
     if not se.supported(board):
@@ -225,14 +238,16 @@ def rate(
     """How hard a puzzle is, on HoDoKu's scale and (9x9) Sudoku Explainer's (see
     :class:`Rating`). ``scale``: ``"all"``, ``"hodoku"`` or ``"se"``. ``time_limit`` (seconds)
     and ``node_limit`` (potentials its chains may process) bound SE's rating, whose hardest
-    puzzles take long; a budget that runs out makes ``se_status`` unknown.
+    puzzles take minutes; a budget that runs out makes ``se_status`` unknown. With
+    ``scale="all"`` and no budget, SE gets ``SE_DEFAULT_WORK`` (a few seconds); with
+    ``scale="se"`` it gets what it needs.
 
     >>> rating = rate(".2738..1..1...6735.......293.5692.8...........6.1745.364.......9518...7..8..6534.")
     >>> rating.level.value, rating.score, rating.se
     ('easy', 180, '1.2/1.2/1.2')
     """
     _check_scale(scale)
-    budget = checked_limits(1, time_limit, node_limit)
+    budget = _se_budget(scale, checked_limits(1, time_limit, node_limit))
     board = as_board(puzzle, shape)
     human_rules(board, marks=False)
     start = time.perf_counter()
@@ -280,7 +295,7 @@ def rate_batch(
     array; a puzzle that cannot be read raises :class:`sudokit.FormatError` as ``rate`` does.
     ``scale``, ``time_limit`` and ``node_limit`` as for :func:`rate` (the budget is per puzzle)."""
     _check_scale(scale)
-    budget = checked_limits(1, time_limit, node_limit)
+    budget = _se_budget(scale, checked_limits(1, time_limit, node_limit))
     boards = [Board(row, shape) for row in puzzles] if isinstance(puzzles, np.ndarray) else [as_board(p, shape) for p in puzzles]
     for board in boards:
         human_rules(board, marks=False)

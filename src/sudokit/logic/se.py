@@ -165,6 +165,7 @@ class _Engine:
         self.h = kernels.core.new_hint()
         self.scratch = kernels.core.new_hint()
         self.best = kernels.core.new_hint()
+        self.nest: tuple | None = None  # the nested chains' kernel and arrays, when a puzzle needs them
         self.res = np.zeros(kernels.rate.RES, dtype=np.int64)
         self.rates = np.zeros(3, dtype=np.float64)
         self.log = np.zeros((0, 4), dtype=np.int64)
@@ -186,12 +187,50 @@ class _Engine:
         return int(self.ws[13][1])
 
     def run(self, max_steps: int) -> int:
-        self.k.rate.rate(self.g, self.ws, self.h, self.scratch, self.best, self.res, self.rates, self.log, max_steps)
-        return int(self.res[self.k.rate.R_STATUS])
+        """Take steps as ``kernels.se.rate`` does, the nested forcing chains where its rules
+        are stuck; the status (``rate``'s codes)."""
+        rate, res = self.k.rate, self.res
+        while True:
+            rate.rate(self.g, self.ws, self.h, self.scratch, self.best, res, self.rates, self.log, max_steps)
+            if res[rate.R_STATUS] != rate.STUCK or res[rate.R_STEPS] >= max_steps:
+                return int(res[rate.R_STATUS])
+            rule = self._nested_step()
+            res[rate.R_RULE] = self.ws[13][6]
+            if rule < 0:
+                res[rate.R_STATUS] = rate.BUDGET if rule == -2 else rate.STUCK
+                return int(res[rate.R_STATUS])
+            self._record(rule)
+            res[rate.R_STATUS] = rate.RUNNING
+
+    def _record(self, rule: int) -> None:
+        """Book and apply the step in ``self.h`` as the rating kernel books its own."""
+        rate, res, rates = self.k.rate, self.res, self.rates
+        k, diff, placed = int(res[rate.R_STEPS]), float(self.h[1][0]), int(self.h[0][self.k.core.PCELL])
+        if k < len(self.log):
+            self.log[k] = (rule, self.h[0][0], int(diff * 1000.0 + 0.5), placed)
+        rates[rate.R_ER] = max(rates[rate.R_ER], diff)
+        if res[rate.R_PEARL_SET] == 0:
+            if k == 0:
+                rates[rate.R_ED] = rates[rate.R_ER]
+            if placed >= 0:
+                rates[rate.R_EP] = rates[rate.R_ER]
+                res[rate.R_PEARL_SET] = 1
+        self.apply()
+        res[rate.R_STEPS] = k + 1
+
+    def _nested_step(self) -> int:
+        if self.nest is None:
+            counters = self.ws[13]  # shared: the inner searches' work counts against the budget
+            kernel = engines.se_nested_kernel()
+            self.nest = (kernel, self.k.chains.new_workspace(counters), self.k.chains.new_workspace(counters),
+                         kernel.new_hints(), kernel.new_hints())
+        kernel, *arrays = self.nest
+        return int(kernel.nested_step(self.g, self.ws, self.h, *arrays, self.k.rate.BASE_RULES))
 
     def step(self) -> int:
         """Find the next step (its hint in ``self.h``): the rule number, -1 none, -2 budget."""
-        return int(self.k.rate.step(self.g, self.ws, self.h, self.scratch, self.best, 0))
+        rule = int(self.k.rate.step(self.g, self.ws, self.h, self.scratch, self.best, 0))
+        return self._nested_step() if rule == -1 else rule
 
     def hint_step(self) -> SEStep:
         hdr, diff, elim, cells = self.h
@@ -325,6 +364,15 @@ def explain_board(board: Board, limits: Limits | None = None) -> tuple[tuple[SES
     result = SEResult(outcome, _round(er), _round(ep), _round(ed), len(steps), solved, engine.work,
                       time.perf_counter() - start)
     return tuple(steps), result
+
+
+def warm_nested() -> None:
+    """Compile (or load) the nested chains' kernel now, as ``sudokit warmup`` does: one search
+    on an empty board, stopped by a budget of one potential."""
+    engine = _engine()
+    engine.load(Board(np.zeros(81, dtype=np.uint8)))
+    engine.budget(1)
+    engine._nested_step()
 
 
 def kernels() -> SimpleNamespace:

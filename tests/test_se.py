@@ -1,0 +1,171 @@
+"""Sudoku Explainer's scale (``sudokit.rate(..., scale="se")``, ``explain_se``): each technique's
+published rating on a puzzle whose path takes it, ER on a sample with SukakuExplainer's recorded
+ratings, ER/EP/ED on forum puzzles, budgets, and the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import sudokit
+from sudokit.cli import cli
+
+DATA = Path(__file__).parent / "data"
+
+# (technique, SE's rating of the step, a puzzle whose SE path takes it). The ratings are SE's
+# published ones (1.0 full house, 1.2/1.5 hidden single in a box/line, ... 8.3 region forcing
+# chains); a wing's, a loop's and a chain's grow with its size or length as SE's penalties say.
+# Every puzzle is from the shared diabolical_se set or a step on the way in one (Sudoku
+# Exchange puzzle bank, rated by SukakuExplainer; its ER is checked below, against that record).
+SHOWCASE = [
+    ("Full House", 1.0, ".64...3...1...367537......8.4.582......4.1......967.3.4......831378...9...8...75."),
+    ("Hidden Single", 1.2, "2...5...6.1.....9.6..8.1..3..7.9.6.....7.3...9...8...21.......5.6.9.2.1...3.6.2.."),
+    ("Hidden Single", 1.5, "..5.7.8...3.851.4..........2..6.7..33.6...7.2.5.....1.9...8...5..3...1...7.2.3.9."),
+    ("Direct Pointing", 1.7, "...257...1..6.9..2.5.....4..7.....3..6.7.8.5.4.......1...3.5....8.....1...6...9.."),
+    ("Direct Hidden Pair", 2.0, "27.15..8.....93.2....28....6.....15.92.....74.37.....6....15....5.47.....8..62.45"),
+    ("Naked Single", 2.3, "2...6.9.8..74.....8.1.2354...2....8.6.8.5.1.4.7....6...8631.4.9.....98..1.9.4...3"),
+    ("Direct Hidden Triplet", 2.5, ".....3.7.46.78..1...2.9.6..5......4..34...26..9......5..8.7.1...1..39.28.2.1....."),
+    ("Pointing", 2.6, "9..6....7.6..7..3...7...2..6..5.8..2..4...8..2..3.1..9..1...5...4..5..1.8....9..4"),
+    ("Claiming", 2.8, "..1...74.9..5.8...2.6...9.8.9.6.3.7...........1.7.5.6.1.5...4.7...1.7..3.87...2.."),
+    ("Naked Pair", 3.0, "9..6....7.6..7..3...7...2..6..5.8..2..4...8..2..3.1..9..1...5...4..5..1.8....9..4"),
+    ("X-Wing", 3.2, "7......6..516..4....98.4..16..2.7.3...........7.3.5..95..4.63....6..284..8......6"),
+    ("Hidden Pair", 3.4, ".837.496.6...5...4...693....1..3..7...62.15............91...65..6..8..2.4..5.6..9"),
+    ("Naked Triplet", 3.6, "7......6..516..4....98.4..16..2.7.3...........7.3.5..95..4.63....6..284..8......6"),
+    ("Swordfish", 3.8, ".8.7...2.6......4...26.17.9..4..6.383..5.8..282.1..4..9.84.72...1......4.4...2.6."),
+    ("Hidden Triplet", 4.0, ".....3.7.46.78..1...2.9.6..5......4..34...26..9......5..8.7.1...1..39.28.2.1....."),
+    ("Skyscraper", 4.0, ".14.5.78.3..1.8..52.5...1.6.628.597..........7.......4...4.6.......9....59.2.3.47"),
+    ("Turbot Fish", 4.1, "27.5...186.3.8.5.2.5...2.6...6.....1.3..2..9.8.....6...6.7...5.3.7.4.1.658...6.37"),
+    ("2-String Kite", 4.1, "2...6.9.8..74.....8.1.2354...2....8.6.8.5.1.4.7....6...8631.4.9.....98..1.9.4...3"),
+    ("XY-Wing", 4.2, "...7.2.....1.8.9...8..1..5.5..3.7..6....2.....7.6.8.3.8.9...1.334.....65.1.....9."),
+    ("Grouped Skyscraper", 4.3, ".837.496.6...5...4...693....1..3..7...62.15............91...65..6..8..2.4..5.6..9"),
+    ("XYZ-Wing", 4.4, "2...6.9.8..74.....8.1.2354...2....8.6.8.5.1.4.7....6...8631.4.9.....98..1.9.4...3"),
+    ("Unique Rectangle type 1", 4.5, "...........2...6..61..4..288..2.4..5...9.7....7.358.9..4.189.3..2.....5...1.2.4.."),
+    ("Unique Rectangle type 2", 4.5, "3....9..2.4..76.8...18..6..69....8...3.....1...8....37..3..54...1.63..5.5..7....8"),
+    ("Unique Loop type 4", 4.6, ".5.1.2.6.....7....6.1.5.7.2..2.6.8...6.8.9.5.9..5.7..4.4.....7...54.63......8...."),
+    ("Naked Quad", 5.0, ".........9...7...2...3.6...24.....63..7.4.8...1.2.5.4.....8....4...2...5..87.13.."),
+    ("Jellyfish", 5.2, ".........6.......4.4.795.3.36..2..89.9..4..5....8.9.....9.6.7...8.3.4.2.43..7..65"),
+    ("Hidden Quad", 5.4, ".....6....5.87..9...725.8..5.....18..63...94..21.....7..5.217...1..93.5....5....."),
+    ("3 Skyscrapers", 5.4, ".754.692...17.86..6...3...7.5.....3..14.6.87.....2....1.78.32.45...4...1.8.....6."),
+    ("WXYZ-Wing", 5.5, ".298.531....2.1...7...9...8.........8.3.5.9.6..4.6.1..1.67.38.2.........4.2...7.9"),
+    ("BUG type 1", 5.6, ".41....59.82.1.......5..81.9......4..5.7.4.2..7......6.25..7.......2.73.71....46."),
+    ("BUG type 2", 5.7, "...36.5.4.5.4...7.43...8.....2..1.....3.4.7.....2..4.....1...27.7...9.8.5.9.83..."),
+    ("VWXYZ-Wing", 6.2, "...4.9.....51.37...64.5.19.....1.....5.2.6.1.2..3.8..79...8...1..6...9....3...5.."),
+    ("UVWXYZ-Wing", 6.6, ".8.....2...2.4.5..4...5...3.5..2..7..6.9.8.3.9.......1.17...85...87.31..........."),
+    ("Bidirectional Y-Cycle", 6.6, "..54.31...8.1.6.2.1.......3.2.....1.85.9.2.7479..4..32...8.1.......7.....1.3.5.4."),
+    ("Bidirectional Cycle", 7.0, ".3..41.7.1..2....5..47..2..4..8.762.8.......7.163.2..4..1..95..2....8..9.9.52..1."),
+    ("Forcing Chain", 7.1, "32451.6.8...8....49....3..2..6....411.......974....8..4..2....52....8...6.5.49127"),
+    ("Aligned Triplet Exclusion", 7.5, "..4.71.893.....4...916.....1.....93.....8.....69.....2.....739...3.....554.92.7.."),
+    ("Nishio Forcing Chains", 7.7, ".48...59...2.3.1...1.....8...5.2.9...2.159.3....3.8....9..8..6...1...2..6...9...7"),
+    ("Region Forcing Chains", 8.2, "..7.8.....8.7.9..2..9..65......47.91..1...8..39.86......61..4..1..6.2.8.....3.1.."),
+    ("Cell Forcing Chains", 8.3, ".........5.6...3.4...9.2...1..7.5..345.....69.3..4..5....8.4...3...1...529.....81"),
+]
+
+# forum puzzles with ER/EP/ED recorded in the hardest list (HardestDatabase110626, as kept in
+# alexdej/hodoku-py's test data): dynamic forcing chains (+), then nested forcing chains
+FORUM = [
+    ("..3.9....1...4..36..8..21...4..8..73...9................4.7..686........7.....5.4", "9.7/9.7/2.6"),
+    (".....1.....7.2.....9.6.8..5..1..7....6.9....42.9.........8...59.8....4....6.3...8", "10.1/10.1/9.8"),
+    ("...4......5...9...6...2..1.2...7.9.1..5....7......8.3...6....9.7...3.1......9.327", "10.3/10.3/2.6"),
+]
+
+
+def recorded() -> dict[str, float]:
+    rows = (line.split() for line in (DATA / "se_rated.txt").read_text().splitlines() if not line.startswith("#"))
+    return {puzzle: float(er) for puzzle, er in rows}
+
+
+@pytest.mark.parametrize(("technique", "rating", "puzzle"), SHOWCASE, ids=[f"{t} {r}" for t, r, _ in SHOWCASE])
+def test_each_technique_has_se_rating_on_a_path_that_takes_it(technique, rating, puzzle):
+    path = sudokit.explain_se(puzzle)
+    assert path.solved and path.steps
+    assert any(step.name == technique and step.rating == rating for step in path.steps), [str(s) for s in path.steps]
+    assert path.result.er == max(step.rating for step in path.steps)
+    hardest = [step for step in path.steps if step.rating == path.result.er]
+    assert hardest and hardest[0].text.startswith(f"{hardest[0].name} ({path.result.er:.1f}): ")
+
+
+def test_showcase_puzzles_have_the_er_sukakuexplainer_recorded():
+    # the showcase puzzles whose hardest step is the showcased one are in the recorded set
+    ratings = {line.split()[0]: float(line.split()[1]) for line in SHOWCASE_RECORDED.strip().splitlines()}
+    for puzzle, er in ratings.items():
+        assert sudokit.rate(puzzle, scale="se").er == er, puzzle
+
+
+# the recorded ERs (diabolical_se.txt) of the showcase puzzles rated 5.0 and more
+SHOWCASE_RECORDED = """
+.........9...7...2...3.6...24.....63..7.4.8...1.2.5.4.....8....4...2...5..87.13.. 5.0
+.........6.......4.4.795.3.36..2..89.9..4..5....8.9.....9.6.7...8.3.4.2.43..7..65 5.2
+.754.692...17.86..6...3...7.5.....3..14.6.87.....2....1.78.32.45...4...1.8.....6. 5.4
+.298.531....2.1...7...9...8.........8.3.5.9.6..4.6.1..1.67.38.2.........4.2...7.9 5.5
+.41....59.82.1.......5..81.9......4..5.7.4.2..7......6.25..7.......2.73.71....46. 5.6
+...36.5.4.5.4...7.43...8.....2..1.....3.4.7.....2..4.....1...27.7...9.8.5.9.83... 5.7
+...4.9.....51.37...64.5.19.....1.....5.2.6.1.2..3.8..79...8...1..6...9....3...5.. 6.2
+.8.....2...2.4.5..4...5...3.5..2..7..6.9.8.3.9.......1.17...85...87.31........... 6.6
+..54.31...8.1.6.2.1.......3.2.....1.85.9.2.7479..4..32...8.1.......7.....1.3.5.4. 6.6
+.3..41.7.1..2....5..47..2..4..8.762.8.......7.163.2..4..1..95..2....8..9.9.52..1. 7.0
+32451.6.8...8....49....3..2..6....411.......974....8..4..2....52....8...6.5.49127 7.1
+..4.71.893.....4...916.....1.....93.....8.....69.....2.....739...3.....554.92.7.. 7.5
+.48...59...2.3.1...1.....8...5.2.9...2.159.3....3.8....9..8..6...1...2..6...9...7 7.7
+..7.8.....8.7.9..2..9..65......47.91..1...8..39.86......61..4..1..6.2.8.....3.1.. 8.2
+.........5.6...3.4...9.2...1..7.5..345.....69.3..4..5....8.4...3...1...529.....81 8.3
+"""
+
+
+def test_er_agrees_with_sukakuexplainer_on_a_recorded_sample():
+    ratings = recorded()
+    assert len(ratings) == 80
+    diffs = [abs(sudokit.rate(puzzle, scale="se").er - er) for puzzle, er in ratings.items()]
+    same = sum(d < 0.05 for d in diffs) / len(diffs)
+    near = sum(d <= 0.3 + 1e-9 for d in diffs) / len(diffs)
+    # the issue's targets are 70% equal and 90% within 0.3; this sample measured 97.5% and 98.8%
+    # (the whole set 96.5% and 97.8%), none more than 0.5 away
+    assert same >= 0.9 and near >= 0.95, (same, near)
+    assert max(diffs) <= 0.5
+
+
+@pytest.mark.slow  # the nested chains' kernel compiles in minutes
+@pytest.mark.parametrize(("puzzle", "se"), FORUM)
+def test_forum_puzzles_get_the_recorded_er_ep_ed(puzzle, se):
+    rating = sudokit.rate(puzzle, scale="se")
+    assert rating.se_status is sudokit.SolveStatus.SOLVED
+    assert rating.se == se
+    path = sudokit.explain_se(puzzle)
+    assert f"{path.result.er:.1f}" == se.split("/")[0]
+    assert max(step.rating for step in path.steps) == rating.er
+    nested = [step for step in path.steps if "(+ Forcing Chains)" in step.name]
+    assert bool(nested) == (rating.er > 10.1)  # the third needs a chain with chains inside
+
+
+def test_a_budget_gives_unknown_and_a_lower_bound_not_a_hang():
+    puzzle = FORUM[1][0]
+    rating = sudokit.rate(puzzle, scale="se", node_limit=20_000)
+    assert rating.se_status is sudokit.SolveStatus.UNKNOWN
+    assert 2.0 <= rating.er <= 10.1  # a lower bound: SE's rating is 10.1
+    assert "unknown" in str(rating)
+    path = sudokit.explain_se(puzzle, node_limit=20_000)
+    assert path.status is sudokit.SolveStatus.UNKNOWN and path.result.er == rating.er
+
+
+def test_se_scale_is_for_9x9_and_for_boards_with_one_solution():
+    small = sudokit.rate("...21.4..42.....")  # a 4x4 with one solution: rated on HoDoKu's scale only
+    assert small.level is not None and small.er is None and small.se is None
+    assert sudokit.rate("." * 81, scale="se").er is None  # several solutions: not rated
+    with pytest.raises(ValueError, match="9x9"):
+        sudokit.explain_se("...21.4..42.....")
+
+
+def test_cli_rate_and_explain_on_se_scale():
+    puzzle = SHOWCASE[8][2]  # ER 6.4 (VWXYZ-Wing), with claiming on the way
+    runner = CliRunner()
+    text = runner.invoke(cli, ["rate", "--scale", "se"], input=puzzle + "\n")
+    assert text.exit_code == 0 and text.stdout == f"{puzzle} 6.4/1.2/1.2\n"
+    rows = runner.invoke(cli, ["rate", "--scale", "se", "--to", "json"], input=puzzle + "\n")
+    assert json.loads(rows.stdout) == {"puzzle": puzzle, "er": 6.4, "ep": 1.2, "ed": 1.2, "status": "solved"}
+    steps = runner.invoke(cli, ["explain", "--scale", "se"], input=puzzle + "\n").stdout.splitlines()
+    assert steps[0] == puzzle and steps[1] == "1. Hidden Single (1.2): r1c1=8"
+    assert "6. Claiming (2.8): r8c5<>6, r9c5<>6, r9c6<>6" in steps
+    budget = runner.invoke(cli, ["rate", "--scale", "se", "--node-limit", "20000"], input=FORUM[1][0] + "\n")
+    assert budget.stdout.startswith(FORUM[1][0] + " >=")
