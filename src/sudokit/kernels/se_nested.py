@@ -769,8 +769,10 @@ def _dc(g, ws, f, y_links, dynamic, level, nl, wsn, wsn2, hln, hln2):
     return absurd
 
 
-def _adv_g1(g, ws, level, nl, wsn, wsn2, hln, hln2):
-    """Level 1: the simple rules only."""
+@kernel
+def _simple_rules(g, ws):
+    """What SE's simple rules remove from the reduced grid, as advanced potentials with no
+    nested chain behind them (complexity and identity 0); how many."""
     n = basic(g, ws[10], (ws[25], ws[26], ws[27], ws[28], ws[29]))
     for k in range(n):
         ws[35][k] = 0
@@ -778,13 +780,16 @@ def _adv_g1(g, ws, level, nl, wsn, wsn2, hln, hln2):
     return n
 
 
+def _adv_g1(g, ws, level, nl, wsn, wsn2, hln, hln2):
+    """Level 1: the simple rules only."""
+    n = _simple_rules(g, ws)
+    return n
+
+
 def _adv_g2(g, ws, level, nl, wsn, wsn2, hln, hln2):
     """Levels 2 and 3: the simple rules, then SE's forcing chains and cycles, then (level 3)
     its static cell and region forcing chains, each on the reduced grid."""
-    n = basic(g, ws[10], (ws[25], ws[26], ws[27], ws[28], ws[29]))
-    for k in range(n):
-        ws[35][k] = 0
-        ws[36][k] = 0
+    n = _simple_rules(g, ws)
     if n == 0 and level >= 2:
         clear_hints(hln)
         unary_all(g, wsn, hln, ws[10], ws[11])
@@ -798,10 +803,7 @@ def _adv_g2(g, ws, level, nl, wsn, wsn2, hln, hln2):
 
 def _adv_g3(g, ws, level, nl, wsn, wsn2, hln, hln2):
     """Level 4: the simple rules, then SE's dynamic forcing chains at level ``nl`` (0 to 3)."""
-    n = basic(g, ws[10], (ws[25], ws[26], ws[27], ws[28], ws[29]))
-    for k in range(n):
-        ws[35][k] = 0
-        ws[36][k] = 0
+    n = _simple_rules(g, ws)
     if n == 0:
         clear_hints(hln)
         if nl <= 1:
