@@ -176,21 +176,29 @@ def rate(g, ws, h, scratch, best, res, rates, log, max_steps):
         if rule < 0:
             res[R_STATUS] = STUCK
             return
-        diff = h[1][0]
-        k = res[R_STEPS]
-        if k < log.shape[0]:
-            log[k, 0] = rule
-            log[k, 1] = h[0][0]
-            log[k, 2] = np.int64(diff * 1000.0 + 0.5)
-            log[k, 3] = h[0][PCELL]
-        if diff > rates[R_ER]:
-            rates[R_ER] = diff
-        if res[R_PEARL_SET] == 0:
-            if k == 0:
-                rates[R_ED] = rates[R_ER]
-            if h[0][PCELL] >= 0:
-                rates[R_EP] = rates[R_ER]
-                res[R_PEARL_SET] = 1
-        apply_hint(g, h)
-        res[R_STEPS] = k + 1
+        book(g, h, res, rates, log, rule)
     res[R_STATUS] = SOLVED
+
+
+@kernel
+def book(g, h, res, rates, log, rule):
+    """Take the step in ``h`` (found by rule ``rule``) as SE's path does: ER, EP and ED
+    updated, the step logged while ``log`` has room, the grid changed. ``rate`` calls it, and
+    so does the Python side for the nested chains' steps."""
+    diff = h[1][0]
+    k = res[R_STEPS]
+    if k < log.shape[0]:
+        log[k, 0] = rule
+        log[k, 1] = h[0][0]
+        log[k, 2] = np.int64(diff * 1000.0 + 0.5)
+        log[k, 3] = h[0][PCELL]
+    if diff > rates[R_ER]:
+        rates[R_ER] = diff
+    if res[R_PEARL_SET] == 0:
+        if k == 0:
+            rates[R_ED] = rates[R_ER]
+        if h[0][PCELL] >= 0:
+            rates[R_EP] = rates[R_ER]
+            res[R_PEARL_SET] = 1
+    apply_hint(g, h)
+    res[R_STEPS] = k + 1

@@ -199,24 +199,8 @@ class _Engine:
             if rule < 0:
                 res[rate.R_STATUS] = rate.BUDGET if rule == -2 else rate.STUCK
                 return int(res[rate.R_STATUS])
-            self._record(rule)
+            rate.book(self.g, self.h, res, self.rates, self.log, rule)
             res[rate.R_STATUS] = rate.RUNNING
-
-    def _record(self, rule: int) -> None:
-        """Book and apply the step in ``self.h`` as the rating kernel books its own."""
-        rate, res, rates = self.k.rate, self.res, self.rates
-        k, diff, placed = int(res[rate.R_STEPS]), float(self.h[1][0]), int(self.h[0][self.k.core.PCELL])
-        if k < len(self.log):
-            self.log[k] = (rule, self.h[0][0], int(diff * 1000.0 + 0.5), placed)
-        rates[rate.R_ER] = max(rates[rate.R_ER], diff)
-        if res[rate.R_PEARL_SET] == 0:
-            if k == 0:
-                rates[rate.R_ED] = rates[rate.R_ER]
-            if placed >= 0:
-                rates[rate.R_EP] = rates[rate.R_ER]
-                res[rate.R_PEARL_SET] = 1
-        self.apply()
-        res[rate.R_STEPS] = k + 1
 
     def _nested_step(self) -> int:
         if self.nest is None:
