@@ -624,8 +624,7 @@ def se_kernels() -> SimpleNamespace:
 
 def se_nested_kernel() -> Any:
     """Sudoku Explainer's nested forcing chains (``kernels/se_nested.py``), compiled apart from
-    the other SE kernels: only puzzles rated 9.5 and more reach them, and their three tiers of
-    chaining compile in minutes (453 s against the other kernels' 129 s, busy 2-core machine)."""
+    the other SE kernels: only puzzles rated 9.5 and more reach them, and they compile in minutes."""
     nested = _kernel("se_nested")
     _notify(nested.nested_step, "Sudoku Explainer's nested forcing chains", takes="several minutes")
     return nested

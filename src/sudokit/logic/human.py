@@ -205,9 +205,8 @@ def _check_scale(scale: str) -> None:
         raise ValueError(f"scale must be one of {', '.join(SCALES)}, not {scale!r}")
 
 
-#: the work (potentials its chains process) SE's rating gets by default where it comes with
-#: HoDoKu's (``scale="all"``) and no budget is given: a few seconds, past which a puzzle's
-#: ER is a lower bound. Puzzles up to 10.x need 0.1-2 million; nested chains above take minutes.
+#: the work (potentials its chains process) SE's rating gets where it comes with HoDoKu's
+#: (``scale="all"``) and no budget is given: enough for 10.x puzzles, short of 10.5+'s minutes
 SE_DEFAULT_WORK = 4_000_000
 
 
