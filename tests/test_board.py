@@ -46,6 +46,14 @@ def test_status_finds_repeated_givens_without_raising():
     assert "5 appears 2 times in row 1 (r1c1, r1c2)" in str(status)
 
 
+def test_status_names_three_problems_and_counts_the_rest():
+    status = Board.from_line("5" * 81).status()
+    assert len(status.conflicts) == 27
+    text = str(status)
+    assert text.count(" appears ") == 3 and text.endswith("; and 24 more")
+    assert text.startswith("5 appears 9 times in row 1 (r1c1, ")
+
+
 def test_status_of_a_solution():
     solution = Board.from_line("527389416819426735436751829375692184194538267268174593643217958951843672782965341")
     assert solution.status().solved

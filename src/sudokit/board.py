@@ -61,6 +61,17 @@ class SumError:
         return f"cage {self.index + 1} ({where}) already adds up to {self.found}, over its sum {self.total}"
 
 
+_PROBLEMS_SHOWN = 3  #: how many rule breaks a message lists before "and N more"
+
+
+def describe_problems(problems: Sequence[Conflict | SumError]) -> str:
+    """One line for a board's rule breaks: the first three, then how many more. A board of one
+    repeated value breaks every house, and 27 of them on one line say no more than three."""
+    shown = "; ".join(str(problem) for problem in problems[:_PROBLEMS_SHOWN])
+    hidden = len(problems) - _PROBLEMS_SHOWN
+    return shown if hidden <= 0 else f"{shown}; and {hidden} more"
+
+
 @dataclass(frozen=True)
 class BoardStatus:
     """What ``Board.status()`` finds: rule-breaking givens, without raising."""
@@ -91,7 +102,7 @@ class BoardStatus:
 
     def __str__(self) -> str:
         if not self.valid:
-            return "; ".join([str(problem) for problem in self.conflicts] + [str(problem) for problem in self.sums])
+            return describe_problems([*self.conflicts, *self.sums])
         return "solved" if self.complete else f"valid, {self.empty} empty cells"
 
 

@@ -12,7 +12,7 @@ class says so instead of returning a half-filled board: a board with no solution
 
 from __future__ import annotations
 
-from .board import Board
+from .board import Board, describe_problems
 from .solver import solve
 
 
@@ -26,7 +26,7 @@ class Solution:
         puzzle = Board.from_leetcode(board)
         result = solve(puzzle)
         if result.board is None:
-            conflicts = "; ".join(str(c) for c in result.conflicts)
+            conflicts = describe_problems(result.conflicts)
             raise Unsolvable("the board has no solution" + (f": {conflicts}" if conflicts else ""))
         for row, values in zip(board, result.board.to_leetcode()):
             row[:] = values

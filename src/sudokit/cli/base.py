@@ -22,7 +22,7 @@ from .. import engines
 from ..canon import canonical
 from ..generator import generate
 from ..logic import rate, se
-from ..board import Board, Record, read
+from ..board import Board, Record, describe_problems, read
 from ..formats import FORMATS, LINE_FORMATS
 from ..results import ExitCode, Tally
 from ..shape import Shape
@@ -126,7 +126,7 @@ def no_solution(source: str, record: Record, conflicts) -> str:
     """The message for a board without solution, at the first cell its conflicts name."""
     if not conflicts:
         return f"{where(source, record)}: no solution"
-    why = "; ".join(str(conflict) for conflict in conflicts)
+    why = describe_problems(conflicts)
     return f"{where(source, record, conflicts[0].cells[0])}: no solution: {why}"
 
 
