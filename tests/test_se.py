@@ -81,6 +81,7 @@ def recorded() -> dict[str, float]:
 def test_each_technique_has_se_rating_on_a_path_that_takes_it(technique, rating, puzzle):
     path = sudokit.explain_se(puzzle)
     assert path.solved and path.steps
+    assert all(step.rating == round(step.rating, 1) for step in path.steps)  # one decimal, as SE prints
     assert any(step.name == technique and step.rating == rating for step in path.steps), [str(s) for s in path.steps]
     assert path.result.er == max(step.rating for step in path.steps)
     hardest = [step for step in path.steps if step.rating == path.result.er]
@@ -91,7 +92,9 @@ def test_showcase_puzzles_have_the_er_sukakuexplainer_recorded():
     # the showcase puzzles whose hardest step is the showcased one are in the recorded set
     ratings = {line.split()[0]: float(line.split()[1]) for line in SHOWCASE_RECORDED.strip().splitlines()}
     for puzzle, er in ratings.items():
-        assert sudokit.rate(puzzle, scale="se").er == er, puzzle
+        rating = sudokit.rate(puzzle, scale="se")
+        assert rating.er == er, puzzle
+        assert rating.solved and rating.steps == len(sudokit.explain_se(puzzle).steps)  # SE's path's
 
 
 # the recorded ERs (diabolical_se.txt) of the showcase puzzles rated 5.0 and more
@@ -147,6 +150,25 @@ def test_a_budget_gives_unknown_and_a_lower_bound_not_a_hang():
     assert "unknown" in str(rating)
     path = sudokit.explain_se(puzzle, node_limit=20_000)
     assert path.status is sudokit.SolveStatus.UNKNOWN and path.result.er == rating.er
+    # stopped before its first step (rated 9.8): EP and ED are bounded by the same step, and EP
+    # is never below ED
+    assert not path.steps and rating.ep == rating.ed == rating.er
+    assert str(rating).startswith(f"SE >={rating.er:.1f}/")
+
+
+def test_a_stop_before_the_first_placement_bounds_ep_by_er():
+    puzzle = FORUM[0][0]  # 9.7/9.7/2.6: a 2.6 step, then chains before anything is placed
+    rating = sudokit.rate(puzzle, scale="se", node_limit=20_000)
+    assert rating.se_status is sudokit.SolveStatus.UNKNOWN
+    assert rating.ed == 2.6 and rating.ep == rating.er >= 2.6
+    path = sudokit.explain_se(puzzle, node_limit=20_000)
+    assert (path.result.er, path.result.ep, path.result.ed) == (rating.er, rating.ep, rating.ed)
+
+
+def test_a_time_limit_stops_a_rating_too():
+    rating = sudokit.rate(FORUM[1][0], scale="se", time_limit=0.05)
+    assert rating.se_status in (sudokit.SolveStatus.UNKNOWN, sudokit.SolveStatus.SOLVED)
+    assert rating.er <= 10.1 and rating.ed <= rating.ep <= rating.er
 
 
 def test_se_scale_is_for_9x9_and_for_boards_with_one_solution():
@@ -169,3 +191,9 @@ def test_cli_rate_and_explain_on_se_scale():
     assert "6. Claiming (2.8): r8c5<>6, r9c5<>6, r9c6<>6" in steps
     budget = runner.invoke(cli, ["rate", "--scale", "se", "--node-limit", "20000"], input=FORUM[1][0] + "\n")
     assert budget.stdout.startswith(FORUM[1][0] + " >=")
+    # a board SE does not rate is that record's error; the records after it are still rated
+    mixed = runner.invoke(cli, ["rate", "--scale", "se"], input="...21.4..42.....\n" + puzzle + "\n")
+    assert mixed.exit_code == 2 and mixed.stdout == f"error: not a classic 9x9 board\n{puzzle} 6.4/1.2/1.2\n"
+    assert "<stdin>:1:1: Sudoku Explainer's scale rates classic 9x9 boards only" in mixed.stderr
+    explained = runner.invoke(cli, ["explain", "--scale", "se"], input="...21.4..42.....\n" + puzzle + "\n")
+    assert explained.exit_code == 2 and explained.stdout.startswith("error: not a classic 9x9 board\n" + puzzle)

@@ -161,7 +161,7 @@ def _optimize_records(sense, files, input_format, shape, symbols, time_limit, no
 @click.option("--limit", type=click.IntRange(min=1), default=1, show_default=True, help="1 solves, 2 proves uniqueness, N counts up to N.")
 @click.option("--time-limit", type=click.FloatRange(min=0), metavar="SECONDS", help="Budget per puzzle; a puzzle that runs out is 'unknown'.")
 @click.option("--node-limit", type=click.IntRange(min=1), metavar="N", help="Search-node budget per puzzle.")
-@click.option("--rate", is_flag=True, help="Add level and score (HoDoKu's scale) to each record with exactly one solution.")
+@click.option("--rate", is_flag=True, help="Add level and score (HoDoKu's scale) and, for 9x9, er, ep, ed and se_status (Sudoku Explainer's, within the record's budget, else a few seconds' work) to each record with exactly one solution.")
 @click.option("--format", "input_format", type=click.Choice(FORMATS + ("csv", "tsv", "parquet")), help="Input format (default: from the extension, else detected).")
 @click.option("--column", metavar="NAME", help="CSV/Parquet column of puzzles (default: the first that holds puzzles).")
 @click.option("--shape", callback=parse_shape, metavar="HxW|N", help="Box shape such as 2x3, or board size (default: from the input).")
@@ -178,7 +178,8 @@ def batch(input_path, output, limit, time_limit, node_limit, rate, input_format,
 
     INPUT is a text file of puzzles in any format, a CSV/TSV file (Kaggle's quizzes,solutions
     too) or Parquet. Each output record has index, puzzle, status, solution, count and guesses
-    (and error for a record that cannot be read; level and score with --rate). The output is written a chunk at a time
+    (and error for a record that cannot be read; level, score, er, ep, ed and se_status
+    with --rate). The output is written a chunk at a time
     with a progress file beside it: after Ctrl-C or a crash, the same command with --resume
     completes it. A summary goes to stderr.
     """

@@ -49,6 +49,14 @@ def _unratable(status: str, source: str, record: Record, tally: Tally, out: IO[s
     out.write(marker("line", status))
 
 
+def _not_se(source: str, record: Record, tally: Tally, out: IO[str]) -> None:
+    """A board SE cannot rate (not classic 9x9) in a ``--scale se`` run: that record's error,
+    and the run goes on with the next (one output line per input)."""
+    tally.add("error")
+    warn(f"{where(source, record)}: Sudoku Explainer's scale rates classic 9x9 boards only")
+    out.write(marker("line", "error", "not a classic 9x9 board"))
+
+
 def _scale_options(command: Callable) -> Callable:
     """``--scale`` and the budget Sudoku Explainer's rating takes (``rate``, ``explain``)."""
     options = [
@@ -80,7 +88,8 @@ def rate(files, input_format, shape, symbols, scale, time_limit, node_limit, out
     with interruptible():
         for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
             if scale == "se" and not logic.se.supported(board):
-                raise click.UsageError("--scale se rates 9x9 boards only")
+                _not_se(source, record, tally, out)
+                continue
             rating = logic.rate(board, scale=scale, time_limit=time_limit, node_limit=node_limit)
             if rating.level is None and rating.er is None:
                 _unratable(rating.status.value, source, record, tally, out)
@@ -124,7 +133,8 @@ def explain(files, input_format, shape, symbols, scale, time_limit, node_limit, 
         for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
             if scale == "se":
                 if not logic.se.supported(board):
-                    raise click.UsageError("--scale se explains 9x9 boards only")
+                    _not_se(source, record, tally, out)
+                    continue
                 path = logic.explain_se(board, time_limit=time_limit, node_limit=node_limit)
                 if path.result is None:
                     _unratable(path.status.value, source, record, tally, out)

@@ -66,8 +66,8 @@ class Rating:
     level: Level | None
     score: int | None
     techniques: dict[str, int] = field(default_factory=dict)  #: steps per technique
-    solved: bool = False  #: the techniques finished it without brute force
-    steps: int = 0
+    solved: bool = False  #: the techniques finished it without brute force (SE's, with ``scale="se"``)
+    steps: int = 0  #: the steps taken (HoDoKu's; SE's with ``scale="se"``)
     elapsed: float = 0.0
     er: float | None = None
     ep: float | None = None
@@ -90,7 +90,10 @@ class Rating:
             return str(self.status)
         parts = [] if self.level is None else [f"{self.level} ({self.score})"]
         if self.er is not None:
-            parts.append(f"SE {self.se}" + (" (unknown: at least)" if self.se_status is SolveStatus.UNKNOWN else ""))
+            if self.se_status is SolveStatus.UNKNOWN:
+                parts.append(f"SE >={self.se} (unknown: a budget stopped it; lower bounds)")
+            else:
+                parts.append(f"SE {self.se}")
         return ", ".join(parts)
 
 
@@ -222,8 +225,10 @@ def _with_se(rating: Rating, board: Board, budget: Limits | None) -> Rating:
     if not se.supported(board):
         return rating
     result = se.rate_board(board, budget)
-    return replace(rating, er=result.er, ep=result.ep, ed=result.ed, se_status=result.status,
-                   elapsed=rating.elapsed + result.elapsed)
+    rated = replace(rating, er=result.er, ep=result.ep, ed=result.ed, se_status=result.status,
+                    elapsed=rating.elapsed + result.elapsed)
+    # SE's rating alone (no HoDoKu pass): solved and steps say how SE's path went
+    return rated if rating.level is not None else replace(rated, solved=result.solved, steps=result.steps)
 
 
 def rate(

@@ -221,7 +221,7 @@ class _Engine:
         kind, ne, pcell, pvalue, nc = (int(hdr[k]) for k in range(5))
         return SEStep(
             name=technique_name(kind, int(hdr[10]), hdr, nc),
-            rating=float(diff[0]),
+            rating=_round(float(diff[0])),
             placements=((pcell, pvalue),) if pcell >= 0 else (),
             eliminations=tuple((int(c), int(v)) for c, v in elim[:ne].tolist()),
             cells=tuple(int(c) for c in cells[:nc]),
@@ -251,6 +251,13 @@ def _floor(rule: int) -> float:
     """The easiest rating a step found by rule ``rule`` or a later one can have."""
     floors = engines.se_kernels().rate.RULE_FLOORS
     return float(min(floors[max(rule, 0):])) if rule < len(floors) else float(floors[-1])
+
+
+def _bounds(er: float, ep: float, ed: float, pearl: bool, steps: int) -> tuple[float, float]:
+    """EP and ED where a budget stopped the path at a step rated at least ``er``: a value
+    already fixed stays; EP before the first placement, and ED before the first step, are at
+    least that step's bound too (EP is never below ED)."""
+    return (ep if pearl else er), (ed if steps else er)
 
 
 def _round(value: float) -> float:
@@ -295,6 +302,7 @@ def rate_board(board: Board, limits: Limits | None = None) -> SEResult:
     if status == engine.k.rate.BUDGET:
         outcome = SolveStatus.UNKNOWN
         er = max(er, _floor(int(engine.ws[13][6])))
+        ep, ed = _bounds(er, ep, ed, bool(res[engine.k.rate.R_PEARL_SET]), steps)
     elif status == engine.k.rate.STUCK:
         er = BEYOND
     return SEResult(outcome, _round(er), _round(ep), _round(ed), steps, solved, engine.work, time.perf_counter() - start)
@@ -331,6 +339,7 @@ def explain_board(board: Board, limits: Limits | None = None) -> tuple[tuple[SES
                 continue  # a first slice too small for this step: the same step, a longer one
             outcome = SolveStatus.UNKNOWN
             er = max(er, _floor(int(engine.ws[13][6])))
+            ep, ed = _bounds(er, ep, ed, pearl, len(steps))
             break
         if rule < 0:
             er = BEYOND
