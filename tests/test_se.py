@@ -18,8 +18,11 @@ DATA = Path(__file__).parent / "data"
 # (technique, SE's rating of the step, a puzzle whose SE path takes it). The ratings are SE's
 # published ones (1.0 full house, 1.2/1.5 hidden single in a box/line, ... 8.3 region forcing
 # chains); a wing's, a loop's and a chain's grow with its size or length as SE's penalties say.
-# Every puzzle is from the shared diabolical_se set or a step on the way in one (Sudoku
+# The first ones are from the shared diabolical_se set or a step on the way in one (Sudoku
 # Exchange puzzle bank, rated by SukakuExplainer; its ER is checked below, against that record).
+# Direct Claiming, Bidirectional X-Cycle and Forcing X-Chain have none: they did not come up in
+# about 60,000 SE paths (the shared 9x9 sets and generated puzzles); before Direct Claiming a
+# hidden single or Direct Pointing seems always to apply, before the X-chains strong links.
 SHOWCASE = [
     ("Full House", 1.0, ".64...3...1...367537......8.4.582......4.1......967.3.4......831378...9...8...75."),
     ("Hidden Single", 1.2, "2...5...6.1.....9.6..8.1..3..7.9.6.....7.3...9...8...21.......5.6.9.2.1...3.6.2.."),
@@ -61,7 +64,27 @@ SHOWCASE = [
     ("Nishio Forcing Chains", 7.7, ".48...59...2.3.1...1.....8...5.2.9...2.159.3....3.8....9..8..6...1...2..6...9...7"),
     ("Region Forcing Chains", 8.2, "..7.8.....8.7.9..2..9..65......47.91..1...8..39.86......61..4..1..6.2.8.....3.1.."),
     ("Cell Forcing Chains", 8.3, ".........5.6...3.4...9.2...1..7.5..345.....69.3..4..5....8.4...3...1...529.....81"),
+    # from sudokit.generate (its seed and the puzzle's place in the list said), magictour_top1465
+    # and exemplars-1.0 (line): ER/EP/ED the same as SukakuExplainer 1.18 gives them
+    ("Aligned Pair Exclusion", 6.2, ".....1.9.3....65.86...3....81..93...5....8..1..6....5..2......49.....3.....81..7."),  # seed 1064 [136]
+    ("Aligned Triplet Exclusion", 7.5, "..3...5.....35....8.7....41.....79..9..5.6....8.2...56...7...2..3...287.4........"),  # 2063 hard+ [187]
+    ("Nishio Forcing Chains", 7.8, "..74..5..6....2...............71.8..2.....1..3........5......3..4.9............26"),  # magictour 1438
+    ("Dynamic Contradiction Forcing Chains", 8.8, "...4...26.7...9...28.5.....8..3....79......8.....9..64...7..1....6.....2..3.15..."),  # magictour 370
+    ("Dynamic Region Forcing Chains", 8.9, "...6.8..75...3.2......17......47.3...3....1.5...39..2.4..1.....62..8......7...59."),  # 2039 hard+ [25]
+    ("Dynamic Cell Forcing Chains", 8.9, "8..3....19.2.........56...4..8..4.65...7....32.6..........1........8.5427........"),  # magictour 1110
+    ("Dynamic Double Forcing Chains", 8.9, "...8....64.....2.......38.12.9.....5..14.9.7..8.1......9.5....4..2..81..3........"),  # 2077 hard+ [8]
 ]
+#: SE's ER/EP/ED of the showcase puzzles above that are not in the shared diabolical set, as
+#: SukakuExplainer 1.18 rated them (one run, its default options)
+SHOWCASE_SE = {
+    ".....1.9.3....65.86...3....81..93...5....8..1..6....5..2......49.....3.....81..7.": "6.2/1.2/1.2",
+    "..3...5.....35....8.7....41.....79..9..5.6....8.2...56...7...2..3...287.4........": "7.5/1.2/1.2",
+    "..74..5..6....2...............71.8..2.....1..3........5......3..4.9............26": "7.8/1.5/1.5",
+    "...4...26.7...9...28.5.....8..3....79......8.....9..64...7..1....6.....2..3.15...": "8.8/1.2/1.2",
+    "...6.8..75...3.2......17......47.3...3....1.5...39..2.4..1.....62..8......7...59.": "8.9/1.2/1.2",
+    "8..3....19.2.........56...4..8..4.65...7....32.6..........1........8.5427........": "8.9/1.2/1.2",
+    "...8....64.....2.......38.12.9.....5..14.9.7..8.1......9.5....4..2..81..3........": "8.9/1.2/1.2",
+}
 
 # forum puzzles with ER/EP/ED recorded in the hardest list (HardestDatabase110626, as kept in
 # alexdej/hodoku-py's test data): dynamic forcing chains (+), then nested forcing chains
@@ -86,6 +109,11 @@ def test_each_technique_has_se_rating_on_a_path_that_takes_it(technique, rating,
     assert path.result.er == max(step.rating for step in path.steps)
     hardest = [step for step in path.steps if step.rating == path.result.er]
     assert hardest and hardest[0].text.startswith(f"{hardest[0].name} ({path.result.er:.1f}): ")
+
+
+@pytest.mark.parametrize("puzzle", sorted(SHOWCASE_SE))
+def test_the_added_showcase_puzzles_get_sukakuexplainers_er_ep_ed(puzzle):
+    assert sudokit.rate(puzzle, scale="se").se == SHOWCASE_SE[puzzle]
 
 
 def test_showcase_puzzles_have_the_er_sukakuexplainer_recorded():
