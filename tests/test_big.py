@@ -208,6 +208,19 @@ def test_the_learning_kernel_lists_every_solution_once():
             assert Board.from_line(line).is_solution_of(board)
 
 
+def test_the_learning_kernel_takes_64x64_boards():
+    """A 64-bit candidate word is full at 64 values: its mask was (1 << 64) - 1, which the
+    compiled shift made 0, and the first 64x64 board the generator sent to the learner
+    divided by that count."""
+    shape = Shape.for_size(64)
+    grid = sudokit.solve(Board.empty(shape), node_limit=200_000, time_limit=600).board
+    cells = grid.cells.copy()
+    cells[np.random.default_rng(1).random(cells.size) < 0.3] = 0  # 0.4 is where 64x64 turns hard
+    board = Board(cells, shape)
+    search = GeneralSearch(board, engine="learn")
+    assert search.run(Limits(1, node_limit=200_000)) == 1 and search.count == 1
+    assert search.solution().is_solution_of(board)
+
 @pytest.mark.slow
 @pytest.mark.parametrize("puzzle,count,solution", frisch(), ids=lambda v: str(v)[:10])
 def test_frisch_puzzles_are_solved_and_proven_unique(puzzle, count, solution):

@@ -94,6 +94,13 @@ else:
 
 
 @kernel(inline="always")
+def full_mask(n):
+    """The ``n`` low bits set, for 1 <= n <= 64 (``(ONE << n) - ONE`` is 0 at 64: a shift by
+    the word's width is undefined, and x86 shifts by 0)."""
+    return ~ZERO >> np.uint64(64 - n)
+
+
+@kernel(inline="always")
 def lowest_bit(mask):
     """The lowest set bit of a nonzero mask, alone."""
     return mask & ~(mask - ONE)

@@ -52,7 +52,7 @@ import numpy as np
 
 from . import protocol as P
 from ._jit import kernel
-from .bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
+from .bits import ONE, ZERO, full_mask, lowest_bit, popcount, trailing_zeros
 from .matching import open_cells, perfect_matching, reach, value_components
 
 UNDEF = 0
@@ -457,7 +457,7 @@ def _gac(n, cells, houses, cell_houses, pos, assign, level, reason, trail, mask,
     owner = iwork[2]
     parent = iwork[3]
     bfs = iwork[4]
-    every = (ONE << np.uint64(n)) - ONE
+    every = full_mask(n)
     room = xlits.shape[0] - n * n - 1  # where an explanation might not fit any more
     pruned = 0
     for house in range(houses.shape[0]):
@@ -1133,12 +1133,12 @@ def search(givens, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ctl, limi
         st[S_RESTART_AT] = st[S_UNIT]
         fl[F_VAR_INC] = 1.0
         for cell in range(cells):
-            mask[cell] = (ONE << np.uint64(n)) - ONE
+            mask[cell] = full_mask(n)
         for group in range(cells, mask.shape[0]):
-            mask[group] = (ONE << np.uint64(n)) - ONE
+            mask[group] = full_mask(n)
         for x in range(variables):
             _heap_insert(x, heap, where, activity, st)
-        full = (ONE << np.uint64(n)) - ONE
+        full = full_mask(n)
         for cell in range(cells):  # values the marks leave out are false from the start
             if st[S_UNSAT] or pencil[cell] == full:
                 continue

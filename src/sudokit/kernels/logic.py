@@ -14,7 +14,7 @@ import numpy as np
 
 from . import logic_ids as T
 from ._jit import kernel
-from .bits import ONE, ZERO, plain
+from .bits import full_mask, plain
 from .logic_basic import full_house, hidden_single, hidden_subset, locked_claiming, locked_pointing, naked_single, naked_subset
 from .logic_core import KIND, apply, borrow_geo, borrow_state, borrow_step, load, remove_marks, set_cell, unsolved
 from .logic_als import als_xy_chain, als_xy_wing, als_xz, sue_de_coq
@@ -186,7 +186,7 @@ def rate_many(puzzles, solutions, geo, order, max_steps, state, step, counts, ta
     st, geo, step = borrow_state(state), borrow_geo(geo), borrow_step(step)
     values, cand, free, qctl, fixed = st[0], st[1], st[2], st[5], st[6]
     n = geo[3][0]
-    full = ~ZERO if n == 64 else (ONE << np.uint64(n)) - ONE
+    full = full_mask(n)
     for k in range(puzzles.shape[0]):
         values[:] = 0
         cand[:] = full

@@ -58,7 +58,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
-from .bits import ONE, ZERO, plain, popcount, trailing_zeros
+from .bits import ONE, ZERO, full_mask, plain, popcount, trailing_zeros
 from .logic_als import _als_sets, _collect_als
 from .logic_core import (
     HS_HEAD,
@@ -1683,7 +1683,7 @@ def _allowed_counts(st, geo):
     values = st[0]
     houses, cell_houses, peers, n = geo[0], geo[1], geo[2], geo[3][SIZE]
     allowed = np.zeros((houses.shape[0], n + 1), dtype=np.int32)
-    full = (ONE << np.uint64(n)) - ONE if n < 64 else ~ZERO
+    full = full_mask(n)
     for c in range(values.shape[0]):
         if values[c] != 0:
             continue
