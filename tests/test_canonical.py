@@ -356,3 +356,21 @@ def test_shuffle_command_marks_a_malformed_line():
     result = run(["shuffle"], stdin=f"{ROYLE[0]}\n{ROYLE[1][:80]}\n")
     assert result.exit_code == 2
     assert result.stdout.splitlines()[1] == "error" and "<stdin>:2:" in result.stderr
+
+
+VARIANTS = Path(__file__).parent / "data" / "variants"
+
+
+@pytest.mark.parametrize("name", ["killer", "jigsaw", "x", "windoku", "pencilmark"])
+def test_a_variants_rules_are_refused_not_dropped(name):
+    """The moves keep rows, columns and boxes only, and renaming values breaks cage sums: a
+    shuffle that printed a killer without its cages was a different puzzle."""
+    text = (VARIANTS / f"{name}.jsonl").read_text().splitlines()[0]
+    board = next(iter(sudokit.read_text(text))).board
+    for call in (lambda: sudokit.shuffle(board, seed=1), lambda: sudokit.canonical(board),
+                 lambda: sudokit.equivalent(board, sudokit.Board.empty(board.shape))):
+        with pytest.raises(ValueError, match="plain boards"):
+            call()
+    result = run(["shuffle", "--seed", "1"], stdin=f"{text}\n{ROYLE[0]}\n")
+    assert result.exit_code == 2 and "plain boards" in result.stderr and "Traceback" not in result.stderr
+    assert result.stdout.splitlines()[0] == "error" and len(result.stdout.splitlines()) == 2

@@ -232,9 +232,13 @@ def test_command_line_streams_puzzles(tmp_path):
     assert done.exit_code == 0, done.output
     boards = [record.board for record in sudokit.read_text(out.read_text())]
     assert boards == generate(2, shape="6x6", seed=1)
+    done = runner.invoke(cli, ["generate", "-n", "2", "--seed", "3", "--symmetry", "rot90", "--strict-minimal", "--mixing", "1"])
+    assert done.exit_code == 0, done.output
+    strict = generate(2, seed=3, symmetry="rot90", minimal="strict", mixing=1)
+    assert [sudokit.Board.from_line(line) for line in done.stdout.split()] == strict
 
 
-def test_command_line_budget_and_errors():
+def test_command_line_budget_and_errors(tmp_path):
     runner = CliRunner()
     done = runner.invoke(cli, ["generate", "-n", "2", "--clues", "16", "--attempts", "10"])
     assert done.exit_code == 3
@@ -243,3 +247,7 @@ def test_command_line_budget_and_errors():
     assert done.exit_code == 2 and "level must be one of" in done.output
     done = runner.invoke(cli, ["generate", "--score", "lots"])
     assert done.exit_code == 2
+    done = runner.invoke(cli, ["generate", "-o", str(tmp_path / "no such folder" / "out.txt")])
+    assert done.exit_code == 2 and "cannot write" in done.output and "Traceback" not in done.output
+    done = runner.invoke(cli, ["generate", "--strict-minimal", "--not-minimal"])
+    assert done.exit_code == 2 and "contradict" in done.output

@@ -126,7 +126,7 @@ def shuffle(puzzle: Any, seed: int | np.random.Generator | None = None) -> Board
     :meth:`Transformation.random`), in the puzzle's alphabet. Works for every box shape.
     ``seed`` is an int or a ``numpy.random.Generator`` (None: fresh entropy); the same seed
     gives the same board."""
-    board = as_board(puzzle)
+    board = _plain(as_board(puzzle))
     return Transformation.random(board.shape, np.random.default_rng(seed)).apply(board)
 
 
@@ -136,8 +136,20 @@ def equivalent(a: Any, b: Any) -> bool:
     return canonical(a) == canonical(b)
 
 
+def _plain(board: Board) -> Board:
+    """``board`` if its rules are rows, columns and boxes only, else a ``ValueError``: the
+    moves here keep those houses, not diagonals, regions or extra houses, and relabelling
+    values breaks cage sums, so a variant's rules would be silently dropped or broken."""
+    if not board.plain:
+        rules = [name for name, present in (("regions or extra houses", board._geometry is not None),
+                                            ("cages", bool(board.cages)), ("candidates", board.candidates is not None)) if present]
+        raise ValueError(f"canonical forms and shuffles are for plain boards (rows, columns, boxes), not one with {' and '.join(rules)}")
+    return board
+
+
 def _checked(board: Board) -> Board:
     """``board``, if it has canonical forms here; else a ``ValueError`` that says why."""
+    _plain(board)
     if board.shape != CLASSIC:
         raise ValueError(f"canonical forms are for 9x9 boards with 3x3 boxes, not {board.shape.name}")
     if repeats_a_given(board):

@@ -231,14 +231,20 @@ def _parse_score(ctx, param, value: str | None):
 
 
 @cli.command()
-@click.option("-n", "--count", type=click.IntRange(min=0), default=1, show_default=True, help="How many puzzles.")
+@click.option("-n", "--count", type=click.IntRange(min=0), default=1, show_default=True,
+              help="How many puzzles (0: a stream without end, until Ctrl-C or --time-limit).")
 @click.option("--shape", "board_shape", default="9x9", show_default=True, metavar="NxN|HxW|N",
               help="Board (9x9, 16x16), box shape (2x3) or board size (6).")
 @click.option("--symmetry", type=click.Choice(SYMMETRIES), default="none", show_default=True,
               help="Symmetry of the pattern of givens.")
 @click.option("--clues", type=click.IntRange(min=1), metavar="N", help="At most N givens.")
 @click.option("--minimal/--not-minimal", default=True, show_default=True,
-              help="No given can be taken out without losing uniqueness (proven); --not-minimal may stop at --clues.")
+              help="No given can be taken out without losing uniqueness (proven); with --symmetry, no symmetric group"
+                   " of givens (see --strict-minimal); --not-minimal may stop at --clues.")
+@click.option("--strict-minimal", is_flag=True,
+              help="With --symmetry, keep only puzzles from which no single given can go either (rare with the bigger symmetries).")
+@click.option("--mixing", type=click.IntRange(min=0), default=0, show_default=True, metavar="MOVES",
+              help="Gibbs moves on each full grid, towards uniformly drawn grids (each about 6x a grid's cost on 9x9).")
 @click.option("--level", metavar="LEVEL", help="HoDoKu's level: easy, medium, hard, unfair, extreme ('hard+' for hard and above).")
 @click.option("--score", callback=_parse_score, metavar="LOW-HIGH", help="HoDoKu's score in this range (LOW- or -HIGH for open ends).")
 @click.option("--seed", type=click.IntRange(min=0), help="The same seed prints the same puzzles, with any --workers.")
@@ -248,19 +254,25 @@ def _parse_score(ctx, param, value: str | None):
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), help="Write the puzzles here (default: stdout).")
 @click.option("--to", "output_format", type=click.Choice(FORMATS), default="line", show_default=True, help="Output format.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when stderr is a terminal and -o is a file).")
-def generate(count, board_shape, symmetry, clues, minimal, level, score, seed, workers, attempts, time_limit, output, output_format, progress) -> None:
+def generate(count, board_shape, symmetry, clues, minimal, strict_minimal, mixing, level, score, seed, workers, attempts,
+             time_limit, output, output_format, progress) -> None:
     """Generate new puzzles, each with exactly one solution (proven), streamed as they are
     made. A target the budget cannot reach (--clues, --level, --score) stops with what was
     made and exit status 3."""
     try:
         stream = make_puzzles(
             None if count == 0 else count, shape=board_shape, symmetry=symmetry, clues=clues,
-            minimal=minimal, level=level, score=score, seed=seed, workers=workers,
-            attempts=attempts, time_limit=time_limit,
+            minimal="strict" if minimal and strict_minimal else minimal, level=level, score=score, seed=seed,
+            workers=workers, attempts=attempts, time_limit=time_limit, mixing=mixing,
         )  # fmt: skip
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    out = click.open_file(output or "-", "w")
+    if strict_minimal and not minimal:
+        raise click.UsageError("--strict-minimal and --not-minimal contradict each other")
+    try:
+        out = click.open_file(output or "-", "w")
+    except OSError as error:
+        raise click.UsageError(f"cannot write {output}: {error.strerror or error}") from None
     show = progress if progress is not None else (sys.stderr.isatty() and bool(output) and output != "-")
     made = 0
     with contextlib.ExitStack() as stack, interruptible():
@@ -308,7 +320,7 @@ def canon(files, input_format, shape, symbols) -> None:
         for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
             try:
                 line = canonical(board)
-            except ValueError as error:  # not 9x9, or givens that repeat
+            except ValueError as error:  # not 9x9, a variant's rules, or givens that repeat
                 conflicts = board.status().conflicts
                 tally.add("error")
                 warn(f"{where(source, record, conflicts[0].cells[0] if conflicts else None)}: {error}")
@@ -331,8 +343,15 @@ def shuffle(files, input_format, shape, symbols, seed) -> None:
     tally = Tally()
     out = sys.stdout
     with interruptible():
-        for _source, record, board in boards(files, input_format, shape, symbols, tally, out):
+        for source, record, board in boards(files, input_format, shape, symbols, tally, out):
+            try:
+                moved = shuffled(board, rng)
+            except ValueError as error:  # a variant's rules, which the moves would break
+                tally.add("error")
+                warn(f"{where(source, record)}: {error}")
+                out.write(marker(record.format, "error"))
+                continue
             tally.add("solved")
-            out.write(format_board(shuffled(board, rng), record.format))
+            out.write(format_board(moved, record.format))
             out.flush()
     sys.exit(tally.exit_code)
