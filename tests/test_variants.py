@@ -127,18 +127,31 @@ def test_jigsaw_layouts_admit_a_grid_or_none(valid):
             assert follows_rules(result.board.to_line(), record)
 
 
-def test_layout_files_read_as_they_are_with_format_layout(tmp_path):
+@pytest.mark.parametrize("options", [[], ["--format", "layout"]], ids=["detected", "--format layout"])
+def test_layout_files_read_as_they_are(tmp_path, options):
     valid = (DATA / "jigsaw_layouts_valid.txt").read_text().split()[:4]
     invalid = (DATA / "jigsaw_layouts_invalid.txt").read_text().split()[:4]
     path = tmp_path / "layouts.txt"
     path.write_text("\n".join(valid + invalid) + "\n")
-    result = CliRunner().invoke(cli, ["solve", "--format", "layout", str(path)])
+    result = CliRunner().invoke(cli, ["solve", *options, str(path)])
     out = result.stdout.splitlines()
     assert result.exit_code == 1 and out[4:] == ["no solution"] * 4
     for layout, written in zip(valid, out):
         solution, again = written.split()
         assert again == Geometry.jigsaw(layout).region_labels()
         assert follows_rules(solution, {"size": 9, "regions": layout, "givens": "." * 81})
+
+
+def test_a_layout_is_told_from_a_board():
+    """A layout's label classes are connected pieces; equal values of a board with a solution
+    never share an edge, so no such board is taken for a layout."""
+    from sudokit.formats import detect
+
+    layout = (DATA / "jigsaw_layouts_valid.txt").read_text().split()[0]
+    assert detect(layout) == "layout" and detect(layout.replace("1", "0")) == "layout"
+    assert detect("527389416819426735436751829375692184194538267268174593643217958951843672782965341") == "line"
+    assert detect("1" * 81) == "line" and detect("1122112233443344") == "layout"  # 2x2 boxes, empty
+    assert detect(layout[:80] + ".") == "line"
 
 
 # -- small boards against a brute force over every grid -------------------------------------------

@@ -12,7 +12,7 @@ sukaku     ``n**3`` pencil marks on one line (tdoku, SukakuEx.)  the line
 candidates ``n`` lines of ``n`` cells' candidates (HoDoKu, SE)  ``n`` lines + empty line
 variant    givens, jigsaw layout, ``15:r1c1,r1c2`` cages, words  the line
 json       ``{"givens": ..., "regions": ..., "cages": ...}``     one line of JSON
-layout     ``n*n`` region labels: an empty jigsaw (``--format``)  the variant line
+layout     ``n*n`` region labels: an empty jigsaw               the variant line
 ========== =================================================== ==========================
 
 The last five carry a variant's rules: pencil marks (``sukaku``, ``candidates``), jigsaw
@@ -207,6 +207,8 @@ def detect(
         return "sukaku"
     if variant.looks_like_line(text):
         return "variant"
+    if variant.looks_like_layout(text):
+        return "layout"
     if grid.is_separator(text):
         if next_line is not None and marks.looks_like(next_line):
             return "candidates"

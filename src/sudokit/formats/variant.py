@@ -584,10 +584,28 @@ def json_positions(text: str, line: int = 1) -> list[Position]:
     return [(line, start + k) for k in range(count)]
 
 
+def looks_like_layout(text: str) -> bool:
+    """Whether a line is a jigsaw layout rather than a board: ``n*n`` labels, no blank, ``n``
+    labels of ``n`` cells each, every label's cells one orthogonally connected piece, and some
+    label twice in a row and some twice in a column. No board with a solution looks so: equal
+    values never share a row or a column, so never an edge."""
+    body = text.strip()
+    n = math.isqrt(len(body))
+    if n < 4 or n * n != len(body) or any(char in ".- \t" for char in body):
+        return False
+    if len(set(body)) != n:
+        return False
+    rows = [body[k : k + n] for k in range(0, n * n, n)]
+    # regions that are all rows or all columns would be a board's line ("1234" * 4) as well
+    if all(len(set(row)) == n for row in rows) or all(len(set(column)) == n for column in zip(*rows)):
+        return False
+    return jigsaw_problem(list(body)) is None
+
+
 def parse_layout(text: str, shape: Shape | None = None, symbols: str | None = None, *, line: int = 1) -> BoardData:
     """An empty jigsaw from a line that is only its layout, ``n*n`` region labels (the shared
-    data's ``jigsaw_layouts_*.txt``): chosen with ``--format layout``, since a layout of
-    digits reads as a board of givens otherwise."""
+    data's ``jigsaw_layouts_*.txt``): detected from the first line (``looks_like_layout``) or
+    chosen with ``--format layout``."""
     body = text.strip()
     n = math.isqrt(len(body))
     if n * n != len(body) or not 2 <= n <= 64:
