@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 import sudokit
-from sudokit import Board, FormatError, Geometry, Shape
+from sudokit import Board, FormatError, Geometry, Shape, SolveStatus
 from sudokit.cli import cli
 from sudokit.engines import kernel_for, search_for
 from sudokit.shape import Cage
@@ -117,11 +117,10 @@ def test_the_checker_rejects_a_broken_solution():
 def test_jigsaw_layouts_admit_a_grid_or_none(valid):
     name = "jigsaw_layouts_valid.txt" if valid else "jigsaw_layouts_invalid.txt"
     layouts = (DATA / name).read_text().split()
-    sample = layouts if valid else layouts[:10]
-    for layout in sample[:25]:
+    for layout in layouts:  # invalid 5 and 25 ran past 900,000 nodes before the learning kernel's filters
         board = Board.empty(9).with_rules(geometry=Geometry.jigsaw(layout))
-        result = sudokit.solve(board, time_limit=30)
-        assert result.solved is valid, layout
+        result = sudokit.solve(board, node_limit=200_000)
+        assert result.status is (SolveStatus.SOLVED if valid else SolveStatus.NO_SOLUTION), layout
         if valid:
             record = {"size": 9, "regions": layout, "givens": "." * 81}
             assert follows_rules(result.board.to_line(), record)

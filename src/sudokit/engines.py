@@ -255,8 +255,12 @@ class GeneralSearch(Search):
         learn = _kernel("learn")
 
         _notify(learn.search, "the learning kernel")
+        # below LEARN_FROM only variants get here (hard pencil marks, empty jigsaws): there
+        # the kernel's locked candidates and all-different filter cut the heavy tail
+        small = self.board.size < self.LEARN_FROM
         self.learner = learn.Learner(
-            self.givens, self.houses, self.cell_houses, self.board.size, marks=self.variant[0]
+            self.givens, self.houses, self.cell_houses, self.board.size, locked=small, alldiff=small,
+            marks=self.variant[0],
         )
         self.ctl[P.COUNT] = 0
 
