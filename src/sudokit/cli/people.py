@@ -61,9 +61,10 @@ def _scale_options(command: Callable) -> Callable:
     """``--scale`` and the budget Sudoku Explainer's rating takes (``rate``, ``explain``)."""
     options = [
         click.option("--scale", type=click.Choice(["hodoku", "se"]), default="hodoku", show_default=True,
-                     help="hodoku: HoDoKu's level and score; se: Sudoku Explainer's ER/EP/ED (9x9).") ,
+                     help="hodoku: HoDoKu's level and score; se: Sudoku Explainer's ER/EP/ED (9x9)."),
         click.option("--time-limit", type=click.FloatRange(min=0), metavar="SECONDS",
-                     help="Budget per puzzle for SE's rating; a puzzle past it is 'unknown' with its lower bound."),
+                     help="Budget per puzzle for SE's rating; a puzzle past it is 'unknown' with its lower bounds"
+                          " (default: none; puzzles rated 10.5 and more take minutes, as in SE)."),
         click.option("--node-limit", type=click.IntRange(min=1), metavar="N",
                      help="Budget per puzzle for SE's rating: potentials its chains may process."),
     ]
