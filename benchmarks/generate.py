@@ -10,8 +10,9 @@ Sections (each can be skipped, see ``--help``):
    checked here for uniqueness and minimality (sudokit's own counting), and the table says
    what each delivers.
 2. *Per level*: ``sudokit.generate(level=...)`` against ``hodoku.Generator().generate`` at
-   HoDoKu's five levels, each for up to ``--level-seconds``; sudokit's puzzles are then rated
-   by hodoku-py, which must agree on the level (HoDoKu's own judgement of the output).
+   HoDoKu's five levels, each for up to ``--level-seconds``, sudokit on one thread and on every
+   core; sudokit's puzzles are then rated by hodoku-py, which must agree on the level
+   (HoDoKu's own judgement of the output).
 3. *Levels of unconstrained output*: ``--rated`` puzzles of each generator, rated by sudokit
    and by hodoku-py.
 4. *Big boards*: the median time of one unique minimal 16x16 and 25x25 puzzle.
@@ -161,22 +162,32 @@ def section_levels(args) -> None:
     solver = hodoku.Solver()
     generator = hodoku.Generator()
     print(f"\n## by level (up to {args.level_seconds:.0f} s each; sudokit's puzzles rated again by hodoku-py)\n")
-    print(f"{'level':8} {'sudokit ms':>11} {'hodoku-py ms':>13} {'made':>9} {'hodoku/sudokit':>15} {'hodoku-py agrees':>17}")
-    for level in LEVELS:
-        wanted = getattr(hodoku.DifficultyType, level.upper())
-        ours, spent = [], 0.0
+    threads = os.cpu_count()
+    print(f"{'level':8} {'sudokit ms':>11} {f'{threads} threads ms':>13} {'hodoku-py ms':>13} {'made':>9} {'hodoku/sudokit':>15}"
+          f" {'hodoku-py agrees':>17}")
+
+    def made_by_sudokit(level: str, workers: int | None, seed: int) -> tuple[list[str], float]:
+        ours: list[str] = []
         start = time.perf_counter()
-        stream = sudokit.generate_iter(None, level=level, seed=args.seed, workers=1)
+        stream = sudokit.generate_iter(None, level=level, seed=seed, workers=workers)
         while time.perf_counter() - start < args.level_seconds and len(ours) < args.level_count:
             ours.append(next(stream).to_line())
         spent = time.perf_counter() - start
         stream.close()
+        return ours, spent
+
+    for level in LEVELS:
+        wanted = getattr(hodoku.DifficultyType, level.upper())
+        ours, spent = made_by_sudokit(level, 1, args.seed)
+        everyone, everyone_spent = made_by_sudokit(level, None, args.seed + 1)
         theirs, their_spent = timed(lambda: generator.generate(wanted, symmetric=False), args.level_seconds, args.level_count)
-        agree = sum(solver.rate(line).level.name.lower() == level for line in ours)
+        agree = sum(solver.rate(line).level.name.lower() == level for line in ours + everyone)
         ours_ms = 1e3 * spent / max(len(ours), 1)
+        everyone_ms = 1e3 * everyone_spent / max(len(everyone), 1)
         theirs_ms = 1e3 * their_spent / max(len(theirs), 1)
         ratio = f"{theirs_ms / ours_ms:14.1f}x" if theirs else f"{'none made':>15}"
-        print(f"{level:8} {ours_ms:11.2f} {theirs_ms:13.1f} {len(ours):4}/{len(theirs):<4} {ratio} {agree:8}/{len(ours):<8}", flush=True)
+        print(f"{level:8} {ours_ms:11.2f} {everyone_ms:13.2f} {theirs_ms:13.1f} {len(ours):4}/{len(theirs):<4} {ratio}"
+              f" {agree:8}/{len(ours) + len(everyone):<8}", flush=True)
 
 
 def section_rated(args) -> None:
