@@ -49,12 +49,16 @@ def _unratable(status: str, source: str, record: Record, tally: Tally, out: IO[s
     out.write(marker("line", status))
 
 
-def _not_se(source: str, record: Record, tally: Tally, out: IO[str]) -> None:
-    """A board SE cannot rate (not classic 9x9) in a ``--scale se`` run: that record's error,
-    and the run goes on with the next (one output line per input)."""
+def _refused(source: str, record: Record, why: object, tally: Tally, out: IO[str]) -> None:
+    """A board the techniques do not take (a variant's rules; not 9x9 on SE's scale): that
+    record's error, and the run goes on with the next (one output line per input)."""
     tally.add("error")
-    warn(f"{where(source, record)}: Sudoku Explainer's scale rates classic 9x9 boards only")
-    out.write(marker("line", "error", "not a classic 9x9 board"))
+    warn(f"{where(source, record)}: {why}")
+    out.write(marker("line", "error"))
+
+
+#: why ``--scale se`` refuses a board ``logic.se.supported`` does not take
+NOT_SE = "Sudoku Explainer's scale rates classic 9x9 boards (givens, rows, columns, boxes) only"
 
 
 def _scale_options(command: Callable) -> Callable:
@@ -81,7 +85,7 @@ def _scale_options(command: Callable) -> Callable:
 def rate(files, input_format, shape, symbols, scale, time_limit, node_limit, output) -> None:
     """Rate every puzzle on HoDoKu's scale: its level (easy, medium, hard, unfair, extreme) and
     score, one line per puzzle; with ``--scale se`` on Sudoku Explainer's: ``ER/EP/ED`` (an
-    'unknown' puzzle, past the budget, shows its lower bound after '>=')."""
+    'unknown' puzzle, past the budget, shows its lower bounds after '>=')."""
     tally = Tally()
     out = sys.stdout
     if output == "tsv":
@@ -89,9 +93,13 @@ def rate(files, input_format, shape, symbols, scale, time_limit, node_limit, out
     with interruptible():
         for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
             if scale == "se" and not logic.se.supported(board):
-                _not_se(source, record, tally, out)
+                _refused(source, record, NOT_SE, tally, out)
                 continue
-            rating = logic.rate(board, scale=scale, time_limit=time_limit, node_limit=node_limit)
+            try:
+                rating = logic.rate(board, scale=scale, time_limit=time_limit, node_limit=node_limit)
+            except ValueError as error:  # a variant's rules
+                _refused(source, record, error, tally, out)
+                continue
             if rating.level is None and rating.er is None:
                 _unratable(rating.status.value, source, record, tally, out)
                 continue
@@ -134,7 +142,7 @@ def explain(files, input_format, shape, symbols, scale, time_limit, node_limit, 
         for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
             if scale == "se":
                 if not logic.se.supported(board):
-                    _not_se(source, record, tally, out)
+                    _refused(source, record, NOT_SE, tally, out)
                     continue
                 path = logic.explain_se(board, time_limit=time_limit, node_limit=node_limit)
                 if path.result is None:
@@ -144,7 +152,11 @@ def explain(files, input_format, shape, symbols, scale, time_limit, node_limit, 
                 out.write(board.to_line() + "\n" + str(path) + "\n\n")
                 out.flush()
                 continue
-            explanation = logic.explain(board)
+            try:
+                explanation = logic.explain(board)
+            except ValueError as error:  # a variant's rules
+                _refused(source, record, error, tally, out)
+                continue
             if explanation.status is not SolveStatus.SOLVED:
                 _unratable(explanation.status.value, source, record, tally, out)
                 continue
@@ -175,6 +187,9 @@ def hint(files, input_format, shape, symbols) -> None:
                 step = logic.hint(board)
             except logic.NotUnique as error:
                 _unratable(error.status.value, source, record, tally, out)
+                continue
+            except ValueError as error:  # a variant's rules
+                _refused(source, record, error, tally, out)
                 continue
             tally.add("solved")
             if step is not None:

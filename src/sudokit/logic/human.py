@@ -137,7 +137,10 @@ class SEExplanation:
             return str(NotUnique(self.status, self.puzzle))
         lines = [f"{number}. {step.text}" for number, step in enumerate(self.steps, 1)]
         r = self.result
-        lines.append(f"ER/EP/ED {r.er:.1f}/{r.ep:.1f}/{r.ed:.1f}" + (" (unknown: a budget stopped it)" if r.status is SolveStatus.UNKNOWN else ""))
+        if r.status is SolveStatus.UNKNOWN:
+            lines.append(f"ER/EP/ED >={r.er:.1f}/{r.ep:.1f}/{r.ed:.1f} (unknown: a budget stopped it; lower bounds)")
+        else:
+            lines.append(f"ER/EP/ED {r.er:.1f}/{r.ep:.1f}/{r.ed:.1f}")
         return "\n".join(lines)
 
 
@@ -370,11 +373,11 @@ def explain_se(
     its ER/EP/ED; within the budget, as for :func:`rate`."""
     budget = checked_limits(1, time_limit, node_limit)
     board = as_board(puzzle, shape)
+    if not se.supported(board):
+        raise ValueError("Sudoku Explainer's scale rates classic 9x9 boards (givens, rows, columns, boxes) only")
     unique = _unique(board)
     if unique.status is not SolveStatus.SOLVED:
         return SEExplanation(unique.status, board, (), None)
-    if not se.supported(board):
-        raise ValueError("Sudoku Explainer's scale is for 9x9 boards")
     steps, result = se.explain_board(board, budget)
     return SEExplanation(result.status, board, steps, result)
 

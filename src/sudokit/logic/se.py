@@ -243,8 +243,9 @@ def _engine() -> _Engine:
 
 
 def supported(board: Board) -> bool:
-    """SE rates classic 9x9 boards only."""
-    return board.size == 9 and board.shape.box_height == 3 and not getattr(board.shape, "extra", None)
+    """SE rates classic 9x9 boards only: 3x3 boxes, givens, no variant's rules (no regions,
+    extra houses, cages or pencil marks)."""
+    return board.size == 9 and board.shape.box_height == 3 and board.plain
 
 
 def _floor(rule: int) -> float:
