@@ -221,6 +221,7 @@ def test_the_learning_kernel_takes_64x64_boards():
     assert search.run(Limits(1, node_limit=200_000)) == 1 and search.count == 1
     assert search.solution().is_solution_of(board)
 
+
 @pytest.mark.slow
 @pytest.mark.parametrize("puzzle,count,solution", frisch(), ids=lambda v: str(v)[:10])
 def test_frisch_puzzles_are_solved_and_proven_unique(puzzle, count, solution):

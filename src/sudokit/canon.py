@@ -76,8 +76,9 @@ def canonical(puzzle: Any) -> str:
     :func:`sudokit.as_board` reads, a solution grid too; two boards are equivalent exactly
     when their forms are equal.
 
-    Raises ``ValueError`` for a board that is not 9x9 with 3x3 boxes, or whose givens repeat a
-    value in a house (the moves would still apply, but it is no Sudoku)."""
+    Raises ``ValueError`` for a board that is not 9x9 with 3x3 boxes, that carries a variant's
+    rules, or whose givens repeat a value in a house (the moves would still apply, but it is
+    no Sudoku)."""
     board = _checked(as_board(puzzle))
     out, _ = _minlex(board.cells[None, :])
     return _TEXT[out[0]].tobytes().decode("ascii")
@@ -125,7 +126,8 @@ def shuffle(puzzle: Any, seed: int | np.random.Generator | None = None) -> Board
     """A random board equivalent to ``puzzle``, drawn uniformly from all of them (see
     :meth:`Transformation.random`), in the puzzle's alphabet. Works for every box shape.
     ``seed`` is an int or a ``numpy.random.Generator`` (None: fresh entropy); the same seed
-    gives the same board."""
+    gives the same board. A variant's rules (regions, extra houses, cages, pencil marks) raise
+    ``ValueError``: these moves would break them."""
     board = _plain(as_board(puzzle))
     return Transformation.random(board.shape, np.random.default_rng(seed)).apply(board)
 

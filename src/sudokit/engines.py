@@ -255,9 +255,9 @@ class GeneralSearch(Search):
         learn = _kernel("learn")
 
         _notify(learn.search, "the learning kernel")
-        # below LEARN_FROM only variants get here (hard pencil marks, empty jigsaws): there
-        # the kernel's locked candidates and all-different filter cut the heavy tail
-        small = self.board.size < self.LEARN_FROM
+        # variants below LEARN_FROM (hard pencil marks, empty jigsaws): the kernel's locked
+        # candidates and all-different filter cut their heavy tail
+        small = self.board.size < self.LEARN_FROM and not self.board.plain
         self.learner = learn.Learner(
             self.givens, self.houses, self.cell_houses, self.board.size, locked=small, alldiff=small,
             marks=self.variant[0],

@@ -193,8 +193,9 @@ def detect(
 ) -> str:
     """The format of a stream, judged from its first meaningful line and the one after it.
 
-    A line of ``n*n`` symbols that reads as a board is a board; otherwise a line of ``n``
-    symbols followed by another of the same width starts a grid.
+    A line of ``n*n`` region labels in ``n`` connected pieces is a jigsaw layout (no board
+    with a solution looks so); a line of ``n*n`` symbols that reads as a board is a board;
+    otherwise a line of ``n`` symbols followed by another of the same width starts a grid.
     """
     text = first_line.strip()
     if any(is_binary(char) for char in text):
