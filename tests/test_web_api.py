@@ -452,6 +452,18 @@ def test_rate_matches_the_library(app):
     assert ok(app, "explain", puzzle="55" + "." * 79)["conflicts"]
 
 
+def test_a_variant_the_techniques_do_not_know_is_refused_not_a_server_error(app):
+    variants = Path(__file__).parent / "data" / "variants"
+    for name, words in (("jigsaw", "jigsaw regions"), ("killer", "killer cages"), ("windoku", "extra houses")):
+        record = (variants / f"{name}.jsonl").read_text().splitlines()[0]
+        for endpoint in ("rate", "hint", "explain"):
+            body = refused(post(app, endpoint, puzzle=record), 422, words)
+            assert body["field"] == "puzzle", (name, endpoint)
+    marks = (variants / "pencilmark.jsonl").read_text().splitlines()[0]
+    refused(post(app, "rate", puzzle=marks), 422, "pencil marks")
+    assert ok(app, "hint", puzzle=marks)["step"] is not None  # hints take the player's marks
+
+
 def test_every_page_size_gets_hints_and_a_rating(app):
     for size in (4, 6, 16):
         full = sudokit.solve(Board.empty(size)).board

@@ -23,6 +23,7 @@ from ..generator import GenerationError
 from ..generator import generate as make_puzzles
 from ..formats import FORMATS
 from ..logic import Level, NotUnique
+from ..logic.grid import human_rules
 from ..results import SolveResult, SolveStatus
 from ..shape import Shape
 from .messages import (
@@ -115,6 +116,15 @@ def count(body: Json, settings: Settings) -> Task:
     return Task(work, budget)
 
 
+def techniques_take(board: Board, marks: bool = True) -> None:
+    """Refuse (422, field ``puzzle``) a board whose rules the human-style techniques do not
+    know: a jigsaw, extra houses, cages (and, for a rating, pencil marks)."""
+    try:
+        human_rules(board, marks=marks)
+    except ValueError as error:
+        raise invalid(str(error), "puzzle") from None
+
+
 def hint(body: Json, settings: Settings) -> Task:
     """``POST /api/hint``: the easiest next step at ``level`` 1, 2 or 3 (default 3), on the
     board's values, or on the player's ``candidates`` when given."""
@@ -123,6 +133,7 @@ def hint(body: Json, settings: Settings) -> Task:
     budget = budget_of(body, settings)
     level = integer_field(body, "level", 3, 1, 3)
     assert level is not None
+    techniques_take(board)
     marks = candidates_of(body, board)
 
     def work() -> Json:
@@ -152,6 +163,7 @@ def explain(body: Json, settings: Settings) -> Task:
     check_fields(body, PUZZLE_FIELDS + BUDGET_FIELDS)
     board, _ = board_of(body)
     budget = budget_of(body, settings)
+    techniques_take(board)
 
     def work() -> Json:
         """The library's call, in a worker thread."""
@@ -177,6 +189,7 @@ def rate(body: Json, settings: Settings) -> Task:
     check_fields(body, PUZZLE_FIELDS + BUDGET_FIELDS)
     board, _ = board_of(body)
     budget = budget_of(body, settings)
+    techniques_take(board, marks=False)
 
     def work() -> Json:
         """The library's call, in a worker thread."""
