@@ -49,12 +49,14 @@ def _unratable(status: str, source: str, record: Record, tally: Tally, out: IO[s
     out.write(marker("line", status))
 
 
-def _refused(source: str, record: Record, why: object, tally: Tally, out: IO[str]) -> None:
-    """A board the techniques do not take (a variant's rules; not 9x9 on SE's scale): that
-    record's error, and the run goes on with the next (one output line per input)."""
+def _refused(source: str, record: Record, why: object, tally: Tally, out: IO[str],
+             cell: tuple[int, int] | None = None, record_format: str = "line") -> None:
+    """A board a command does not take (a variant's rules; not 9x9 on SE's scale; repeated
+    givens, at ``cell``): that record's error, its marker written as a ``record_format``
+    record, and the run goes on with the next (one output record per input)."""
     tally.add("error")
-    warn(f"{where(source, record)}: {why}")
-    out.write(marker("line", "error"))
+    warn(f"{where(source, record, cell)}: {why}")
+    out.write(marker(record_format, "error"))
 
 
 #: why ``--scale se`` refuses a board ``logic.se.supported`` does not take
@@ -338,9 +340,7 @@ def canon(files, input_format, shape, symbols) -> None:
                 line = canonical(board)
             except ValueError as error:  # not 9x9, a variant's rules, or givens that repeat
                 conflicts = board.status().conflicts
-                tally.add("error")
-                warn(f"{where(source, record, conflicts[0].cells[0] if conflicts else None)}: {error}")
-                out.write(marker("line", "error"))
+                _refused(source, record, error, tally, out, cell=conflicts[0].cells[0] if conflicts else None)
                 continue
             tally.add("solved")
             out.write(line + "\n")
@@ -363,9 +363,7 @@ def shuffle(files, input_format, shape, symbols, seed) -> None:
             try:
                 moved = shuffled(board, rng)
             except ValueError as error:  # a variant's rules, which the moves would break
-                tally.add("error")
-                warn(f"{where(source, record)}: {error}")
-                out.write(marker(record.format, "error"))
+                _refused(source, record, error, tally, out, record_format=record.format)
                 continue
             tally.add("solved")
             out.write(format_board(moved, record.format))
