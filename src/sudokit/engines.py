@@ -255,9 +255,8 @@ class GeneralSearch(Search):
         learn = _kernel("learn")
 
         _notify(learn.search, "the learning kernel")
-        # variants under 16x16 (hard pencil marks, empty jigsaws): the kernel's locked
-        # candidates and all-different filter cut their heavy tail; on the 16x16 X-Sudokus
-        # they cost 20-40% (benchmarks/README.md)
+        # the kernel's own filters cut the heavy tail of small variants (pencil marks, empty
+        # jigsaws) and cost more than they save from 16x16 on (benchmarks/README.md)
         small = self.board.size < 16 and not self.board.plain
         self.learner = learn.Learner(
             self.givens, self.houses, self.cell_houses, self.board.size, locked=small, alldiff=small,
