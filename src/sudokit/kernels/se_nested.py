@@ -150,34 +150,22 @@ def _frame_walk(g, ws, f, p, virtual, initial_cause, src_cand, src_pos, hl, coll
     seen[p] = stamp
     count = 1
     hsum = _mix(p + 1)
+    queue[0] = p
     head = 0
-    tail = 0
-    if virtual:
-        s, n = fs[f, F_V_START], fs[f, F_V_N]
-        c0 = fs[f, F_V_CAUSE]
-    else:
-        s, n = pstart[f, p], pn[f, p]
-        c0 = cz[f, p]
-    if collect_parents and p & 1:
-        c = c0 if c0 != C_NONE else initial_cause
-        _cause_parents(g, src_cand, src_pos, p, c, hl)
-    for k in range(n):
-        q = pool[f, s + k]
-        if seen[q] != stamp:
-            seen[q] = stamp
-            count += 1
-            hsum += _mix(q + 1)
-            queue[tail] = q
-            tail += 1
+    tail = 1
     while head < tail:
         q = queue[head]
+        # a virtual p (the contradiction's half not in the frame) keeps its parents and
+        # cause in the frame's F_V_* slots
+        first_virtual = head == 0 and virtual != 0
         head += 1
+        s = fs[f, F_V_START] if first_virtual else pstart[f, q]
+        n = fs[f, F_V_N] if first_virtual else pn[f, q]
         if collect_parents and q & 1:
-            c = cz[f, q]
+            c = fs[f, F_V_CAUSE] if first_virtual else cz[f, q]
             if c == C_NONE:
                 c = initial_cause
             _cause_parents(g, src_cand, src_pos, q, c, hl)
-        s, n = pstart[f, q], pn[f, q]
         for k in range(n):
             r = pool[f, s + k]
             if seen[r] != stamp:
