@@ -43,6 +43,7 @@ GENERAL = 1  #: any shape: the general kernel, counting to two
 UNIQUE = 1  #: every removal was proven to keep the solution unique
 MINIMAL = 2  #: no orbit can go (proven by the pass itself; with one cell an orbit, no given)
 CELL_MINIMAL = 4  #: no given can go alone either (proven cell by cell; only with ``check_cells``)
+SLICED = 8  #: carving paused after its slice of nodes: call again, ``resume[k]`` is the next step
 
 
 @kernel(inline="always")
@@ -325,7 +326,7 @@ def _hidden_single(puzzle, houses, cell_houses, cell, value):
 @kernel
 def carve(
     kind, grids, houses, cell_houses, full, orbit_start, orbit_cells, orders, target,
-    check_cells, node_budget, resume, puzzles, flags, nodes,
+    check_cells, node_budget, slice_nodes, resume, puzzles, flags, nodes,
 ):  # fmt: skip
     """Carve a puzzle out of each full grid ``grids[k]`` into ``puzzles[k]``.
 
@@ -338,7 +339,10 @@ def carve(
     put back, ``resume[k]`` says the step, and the caller settles that step with a stronger
     search and calls again with ``resume[k]`` the step after it (``puzzles[k]`` and
     ``flags[k]`` as it left them). ``resume[k] == 0`` starts from the grid; ``resume[k] < 0``
-    on return means done. ``nodes[k]`` adds up what the searches took."""
+    on return means done. ``nodes[k]`` adds up what the searches took. After a step that
+    brings a grid's nodes in this call past ``slice_nodes`` (0: no slices) the grid pauses
+    with ``SLICED`` in ``flags[k]`` and ``resume[k]`` the step to go on from, nothing to
+    settle: so the caller can keep a time limit on boards whose carve takes seconds."""
     cells = grids.shape[1]
     c_stack = np.zeros(classic.LEVELS * classic.SLOTS, dtype=np.int32)
     c_branch_cell = np.zeros(classic.LEVELS, dtype=np.int64)
@@ -367,6 +371,7 @@ def carve(
             if puzzle[cell]:
                 givens += 1
         spent = nodes[k]
+        sliced_at = spent + slice_nodes
         resume[k] = -1
         # step < n_orbits: take out orbit orders[k, step]; after that (check_cells) each
         # cell in turn, alone, to prove that none can go
@@ -437,5 +442,9 @@ def carve(
                     flag &= ~CELL_MINIMAL
                     break
             step += 1
+            if slice_nodes > 0 and spent > sliced_at and step < last:
+                resume[k] = step
+                flag |= SLICED
+                break
         flags[k] = flag
         nodes[k] = spent
