@@ -1,6 +1,6 @@
 """Generating puzzles: unique, minimal, symmetric, at a chosen difficulty, for every shape.
 
-A puzzle is made in three steps, the first two compiled (``kernels/generate.py``):
+A puzzle is made in three steps, the first two compiled (``kernels/search/generate.py``):
 
 1. *A full grid*: a randomized depth-first search on an empty board (the cell with the fewest
    values left, ties drawn at random; its values in a random order; from 17x17 up the general
@@ -264,7 +264,7 @@ def _random_grids(
     """``count`` full grids, ``(count, cells)`` uint8: drawn by the kernel's randomized
     search (see the module's docstring), then, with ``transform``, each moved by a random
     relabelling and a random permutation of bands, stacks, rows and columns, then ``mixing``
-    Gibbs moves (``kernels.generate.mix``). None if the ``deadline`` passes first."""
+    Gibbs moves (``kernels.search.generate.mix``). None if the ``deadline`` passes first."""
     n, h, w = shape.size, shape.box_height, shape.box_width
     kernel, _ = engines.generation_kernel(shape)
     geometry = shape.geometry

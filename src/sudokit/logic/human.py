@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import engines, solver
 from ..batch.arrays import solve_batch
-from ..kernels import logic_ids
+from ..kernels.hodoku import ids as technique_ids
 from ..board import Board, as_board
 from ..results import Limits, SolveStatus, limits as checked_limits
 from ..shape import Shape
@@ -182,7 +182,7 @@ def _rate_boards(
     """The kernel's per-technique step counts and step totals for rows of givens."""
     kernels = engines.logic_kernels()
     state, step = _scratch(shape)
-    counts = np.zeros((len(puzzles), logic_ids.KINDS), dtype=np.int64)
+    counts = np.zeros((len(puzzles), technique_ids.KINDS), dtype=np.int64)
     taken = np.zeros(len(puzzles), dtype=np.int64)
     kernels.solver.rate_many(
         np.ascontiguousarray(puzzles, dtype=np.int32),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from ..kernels import logic_ids as K
+from ..kernels.hodoku import ids as K
 
 
 class Level(str, enum.Enum):
