@@ -51,7 +51,11 @@ from .messages import (
 )
 
 #: the board sizes the page offers (any size the library reads works through the API)
-PAGE_SIZES = (4, 6, 9, 16)
+PAGE_SIZES = (4, 6, 9, 16, 25)
+
+#: what the page asks of the generator where a minimal puzzle takes too long for its budget:
+#: carving a minimal 25x25 took 160-330 s, one stopped at 330 givens 0.05-2 s (seeds 1-5)
+QUICK_GENERATION: Mapping[int, Json] = {25: {"minimal": False, "clues": 330}}
 
 
 # -- the endpoints ------------------------------------------------------------------------------
@@ -228,7 +232,7 @@ def generate(body: Json, settings: Settings) -> Task:
     ``time_limit`` goes to the generator where it takes one, and bounds the wait in any case."""
     check_fields(body, BUDGET_FIELDS + ("size", "level", "score", "symmetry", "clues", "minimal", "seed"))
     budget = budget_of(body, settings)
-    size = integer_field(body, "size", 9, 4, 16)
+    size = integer_field(body, "size", 9, 4, max(PAGE_SIZES))
     assert size is not None
     if Shape.for_size_or_none(size) is None:
         raise invalid(f"size must be one of {', '.join(map(str, PAGE_SIZES))}, or another size with boxes", "size")
@@ -273,7 +277,10 @@ def info(settings: Settings) -> Json:
         "version": sudokit.__version__,
         "endpoints": sorted(ENDPOINTS),
         "capabilities": {"generate": True, "canonical": True},
-        "sizes": [{"size": n, "box": [Shape.for_size(n).box_height, Shape.for_size(n).box_width]} for n in PAGE_SIZES],
+        "sizes": [
+            {"size": n, "box": [Shape.for_size(n).box_height, Shape.for_size(n).box_width], "generate": QUICK_GENERATION.get(n, {})}
+            for n in PAGE_SIZES
+        ],
         "levels": [level.value for level in Level],
         "formats": list(FORMATS),
         "limits": {
