@@ -280,8 +280,10 @@ async function run(what, action) {
     $("busy").hidden = false;
   }, BUSY_AFTER_MS);
   document.body.dataset.busy = "1";
+  performance.mark("sudokit-start");
   try {
     await action();
+    performance.measure(`sudokit: ${what}`, "sudokit-start"); // read by benchmarks/web.py
   } catch (error) {
     if (error.name === "AbortError") say(`Cancelled: ${what}.`);
     else say(error.message, true);
