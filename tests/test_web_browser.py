@@ -783,27 +783,32 @@ def test_a_slow_level_says_so_before_it_starts(page):
 # -- accessibility ----------------------------------------------------------------------------
 
 
-def _axe(page) -> list[str]:
-    """axe-core's serious and critical violations on the page, one line each."""
+def _axe(page, state: str) -> list[str]:
+    """axe-core's serious and critical violations on the page, one line each; every finding
+    (and the rules that passed) goes to ARTIFACTS/axe-<device>-<state>.json."""
     axe_module = pytest.importorskip("axe_playwright_python.sync_playwright", reason="pip install -e '.[test]'")
-    results = axe_module.Axe().run(page)
-    found = results.response["violations"]
-    return [f"{v['impact']}: {v['id']}: {v['help']} ({len(v['nodes'])} nodes)" for v in found if v["impact"] in ("serious", "critical")]
+    results = axe_module.Axe().run(page).response
+    assert len(results["passes"]) >= 10  # axe ran its rules on the page
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    found = [{"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": len(v["nodes"])} for v in results["violations"]]
+    summary = {"passes": len(results["passes"]), "incomplete": [v["id"] for v in results["incomplete"]], "violations": found}
+    (ARTIFACTS / f"axe-{page.device}-{state}.json").write_text(json.dumps(summary, indent=1))
+    return [f"{v['impact']}: {v['id']}: {v['help']} ({v['nodes']} nodes)" for v in found if v["impact"] in ("serious", "critical")]
 
 
 def test_axe_finds_nothing_serious_in_three_states(page):
     open_page(page)
-    assert _axe(page) == []  # empty
+    assert _axe(page, "empty") == []
     open_page(page, f"?p={EASY}")
     pick(page, 2)
     page.keyboard.press("Shift+1")
     page.keyboard.press("Shift+2")
     pick(page, 3)
     page.keyboard.press("6")
-    assert _axe(page) == []  # playing, with notes
+    assert _axe(page, "playing") == []  # with notes
     click(page, "explain")
     press(page, "#forward")
-    assert _axe(page) == []  # explaining
+    assert _axe(page, "explaining") == []
     assert cell(page, 2).get_attribute("aria-label") == "Row 1, column 3: empty; corner notes 1 2; candidates 1 2 4"
 
 
