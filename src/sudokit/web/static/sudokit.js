@@ -680,6 +680,8 @@ function loadBoard(board, label, editing = false) {
     buildPad();
     resetClock();
   });
+  const top = $("board").getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight / 2) $("board").scrollIntoView({ block: "start" }); // a phone's paste box is below
 }
 
 // -- the address and the saved game ----------------------------------------------------------
