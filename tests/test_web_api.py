@@ -549,10 +549,13 @@ def test_generate_at_a_level_with_symmetry(app):
 
 def test_generate_a_25x25_within_the_pages_budget(app):
     info = request(app, "GET", "/api/info").json()
-    advice = info["sizes"][-1]["generate"]
-    answer = ok(app, "generate", size=25, seed=3, time_limit=10, **advice)
-    assert answer["status"] == "solved" and answer["puzzle"]["givens"] == advice["clues"]
+    defaults = info["sizes"][-1]["generate"]
+    answer = ok(app, "generate", size=25, seed=3, time_limit=10)
+    assert answer["status"] == "solved" and answer["puzzle"]["givens"] == defaults["clues"]
+    assert answer["minimal"] is False and ok(app, "generate", size=9, seed=3)["minimal"] is True
     assert sudokit.is_unique(answer["puzzle"]["line"]).unique is True
+    # a minimal one would hold a worker for minutes past its budget: refused up front
+    refused(post(app, "generate", size=25, minimal=True), 422, "takes minutes")
 
 
 def test_a_generator_that_runs_out_answers_unknown(app):

@@ -1005,26 +1005,25 @@ async function rate() {
   say(`Rating of the puzzle, from its givens: ${answer.level} (score ${answer.score})${answer.solved ? "" : ", with brute force where no technique applies"}: ${used}.`);
 }
 
-// The generator's options for a size, as the server advises (a quick, not minimal, 25x25).
+// The generator's request for a size and level, with all the time the server allows (its
+// defaults make a 25x25 quick: not minimal).
 function generateBody(size, level) {
-  const sizes = (state.info && state.info.sizes) || [];
-  const advice = (sizes.find((s) => s.size === size) || {}).generate || {};
-  return { size, level: level || null, time_limit: state.info.limits.max_time_limit, ...advice };
+  const time = state.info ? state.info.limits.max_time_limit : 10;
+  return { size, level: level || null, time_limit: time };
 }
 
 // Generate: a new puzzle of the chosen size and level (undo brings the old board back).
 async function generate() {
   const size = Number($("size").value);
   const level = $("level").value;
-  const body = generateBody(size, level);
-  const answer = await api("generate", body);
+  const answer = await api("generate", generateBody(size, level));
   if (!answer.puzzle) {
     say(`No ${level} ${size}x${size} puzzle within ${answer.budget.time_limit} s. Any level is quick at every size.`, true);
     return;
   }
   loadBoard(answer.puzzle, "Generate");
   document.body.dataset.seed = String(answer.seed);
-  const minimal = body.minimal === false ? " (not minimal: carving a minimal one of this size takes minutes)" : "";
+  const minimal = answer.minimal === false ? " (not minimal: carving a minimal one of this size takes minutes)" : "";
   say(`A new ${size}x${size} puzzle${level ? " at level " + level : ""}: ${answer.puzzle.givens} givens${minimal}. Undo (Ctrl+Z) brings the last board back.`);
 }
 
