@@ -335,12 +335,16 @@ function shownStep() {
   return [null, 0];
 }
 
-// An SVG element with attributes.
-function node(name, attributes, parent) {
-  const element = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
-  if (parent) parent.appendChild(element);
-  return element;
+// Text safe inside markup (an attribute's value or an element's text).
+function esc(value) {
+  return String(value).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+}
+
+// The markup of an SVG element: its attributes and its text (a string of markup with `inner`).
+// The board is drawn as one string, parsed once: a thousand createElementNS calls cost 5x more.
+function tag(name, attributes, text = "", inner = "") {
+  const attrs = Object.entries(attributes).map(([key, value]) => ` ${key}="${esc(value)}"`).join("");
+  return `<${name}${attrs}>${esc(text)}${inner}</${name}>`;
 }
 
 // The side of a cell in SVG units, by board size.
@@ -350,32 +354,34 @@ function cellSide(n) {
 
 // The rules drawn over the cells: diagonals, region borders (thick where the region changes),
 // killer cages (dashed, inset, the sum in the corner), the outline. Shared by the print sheet.
-function drawRules(svg, tables, n, size, margin) {
+function rulesMarkup(tables, n, size, margin) {
   const xy = (cell) => [margin + (cell % n) * size, margin + Math.floor(cell / n) * size];
-  const layer = node("g", { "aria-hidden": "true", class: "rules" }, svg);
+  const out = [];
   for (const house of tables.extras) {
     if (house.kind !== "diagonal" && house.kind !== "anti-diagonal") continue;
     const [x1, y1] = xy(house.cells[0]);
     const [x2, y2] = xy(house.cells[n - 1]);
     const anti = house.kind === "anti-diagonal";
-    node("line", { class: "diag", x1: anti ? x1 + size : x1, y1, x2: anti ? x2 : x2 + size, y2: y2 + size }, layer);
+    out.push(tag("line", { class: "diag", x1: anti ? x1 + size : x1, y1, x2: anti ? x2 : x2 + size, y2: y2 + size }));
   }
+  const thin = [];
+  const thick = [];
   for (let cell = 0; cell < n * n; cell++) {
     const [x, y] = xy(cell);
-    const r = Math.floor(cell / n);
-    const c = cell % n;
-    if (c + 1 < n) node("line", { class: tables.region[cell] !== tables.region[cell + 1] ? "thick" : "thin", x1: x + size, y1: y, x2: x + size, y2: y + size }, layer);
-    if (r + 1 < n) node("line", { class: tables.region[cell] !== tables.region[cell + n] ? "thick" : "thin", x1: x, y1: y + size, x2: x + size, y2: y + size }, layer);
+    if (cell % n + 1 < n) (tables.region[cell] !== tables.region[cell + 1] ? thick : thin).push(`M${x + size} ${y}v${size}`);
+    if (cell + n < n * n) (tables.region[cell] !== tables.region[cell + n] ? thick : thin).push(`M${x} ${y + size}h${size}`);
   }
+  out.push(tag("path", { class: "thin", d: thin.join("") }), tag("path", { class: "thick", d: thick.join("") }));
   const inset = size * 0.09;
   tables.cages.forEach(([total, cells]) => {
     const inCage = new Set(cells);
     const has = (r, c) => r >= 0 && c >= 0 && r < n && c < n && inCage.has(r * n + c);
+    const segments = [];
     for (const cell of cells) {
       const r = Math.floor(cell / n);
       const c = cell % n;
       const [x, y] = xy(cell);
-      // each open side: [outside neighbour, the side's ends along it, its direction]
+      // each side open to the outside, inset, its ends meeting the sides of the cells beside it
       for (const [dr, dc] of [[-1, 0], [1, 0], [0, -1], [0, 1]]) {
         if (has(r + dr, c + dc)) continue;
         const [ar, ac] = [dc, dr]; // along the side
@@ -387,17 +393,19 @@ function drawRules(svg, tables, n, size, margin) {
         const cx = x + size / 2 + dc * (size / 2 - inset);
         const cy = y + size / 2 + dr * (size / 2 - inset);
         const [e1, e2] = [end(-1), end(1)];
-        node("line", { class: "cage", x1: cx - ac * e1, y1: cy - ar * e1, x2: cx + ac * e2, y2: cy + ar * e2 }, layer);
+        segments.push(`M${cx - ac * e1} ${cy - ar * e1}L${cx + ac * e2} ${cy + ar * e2}`);
       }
     }
+    out.push(tag("path", { class: "cage", d: segments.join("") }));
     if (total !== null) {
       const [x, y] = xy(Math.min(...cells));
       const font = size * 0.24;
-      node("rect", { class: "cage-sum-bg", x: x + inset * 0.4, y: y + inset * 0.4, width: font * (String(total).length * 0.62 + 0.3), height: font * 1.05 }, layer);
-      node("text", { class: "cage-sum", x: x + inset * 0.5 + font * 0.12, y: y + inset * 0.4 + font * 0.85, "font-size": font }, layer).textContent = total;
+      out.push(tag("rect", { class: "cage-sum-bg", x: x + inset * 0.4, y: y + inset * 0.4, width: font * (String(total).length * 0.62 + 0.3), height: font * 1.05 }));
+      out.push(tag("text", { class: "cage-sum", x: x + inset * 0.5 + font * 0.12, y: y + inset * 0.4 + font * 0.85, "font-size": font }, total));
     }
   });
-  node("rect", { class: "thick", x: margin, y: margin, width: n * size, height: n * size, fill: "none" }, layer);
+  out.push(tag("rect", { class: "thick", x: margin, y: margin, width: n * size, height: n * size, fill: "none" }));
+  return tag("g", { "aria-hidden": "true", class: "rules" }, "", out.join(""));
 }
 
 // The words a screen reader says for a cell.
@@ -433,7 +441,6 @@ function render() {
   const size = cellSide(n);
   const margin = 3;
   const side = n * size + 2 * margin;
-  const svg = node("svg", { viewBox: `0 0 ${side} ${side}`, role: "none" });
   const [step, level] = shownStep();
   const marks = stepMarks(step, level);
   const bad = conflicts();
@@ -451,15 +458,13 @@ function render() {
     const index = v - 1;
     return [x + ((index % w) + 0.5) * (size / w), y + (Math.floor(index / w) + 0.5) * (size / h)];
   };
+  const rows = [];
   for (let r = 0; r < n; r++) {
-    const row = node("g", { role: "row", "aria-rowindex": r + 1 }, svg);
+    const row = [];
     for (let c = 0; c < n; c++) {
       const cell = r * n + c;
       const v = state.values[cell];
-      const g = node("g", {
-        class: "cell", id: `cell-${cell}`, role: "gridcell", "aria-colindex": c + 1, "aria-selected": String(cell === selected),
-        "aria-label": cellLabel(cell, bad), "data-cell": cell, "data-value": v, "data-kind": state.kinds[cell],
-      }, row);
+      const parts = [];
       const classes = geo.shade.has(cell) ? ["bg", geo.shade.get(cell)] : ["bg"];
       if (bad.has(cell)) classes.push("conflict");
       else if (state.wrong.has(cell)) classes.push("wrong");
@@ -469,49 +474,51 @@ function render() {
       else if (geo.peers[selected].has(cell)) classes.push("peer");
       const x = margin + c * size;
       const y = margin + r * size;
-      node("rect", { class: classes.join(" "), x, y, width: size, height: size }, g);
+      parts.push(tag("rect", { class: classes.join(" "), x, y, width: size, height: size }));
       if (v) {
         const cls = ["value", state.kinds[cell] || "entry"];
         if (bad.has(cell)) cls.push("conflict");
         if (state.wrong.has(cell)) cls.push("wrong");
-        const text = node("text", { class: cls.join(" "), x: x + size / 2, y: y + size / 2 + size * 0.21, "font-size": size * 0.6, "text-anchor": "middle" }, g);
-        text.textContent = state.symbols[v - 1];
-        continue;
+        parts.push(tag("text", { class: cls.join(" "), x: x + size / 2, y: y + size / 2 + size * 0.21, "font-size": size * 0.6, "text-anchor": "middle" }, state.symbols[v - 1]));
+      } else {
+        const mask = candidates(cell);
+        const noted = state.corner[cell] || state.centre[cell];
+        for (let value = 1; value <= n; value++) {
+          const mark = marks.cands.get(`${cell}:${value}`);
+          const corner = state.corner[cell] & bit(value);
+          const computed = mask & bit(value) && showAll && !noted;
+          if (!mark && !corner && !computed) continue;
+          const [cx, cy] = center(cell, value);
+          if (mark) parts.push(tag("circle", { class: `cand-mark ${mark}`, cx, cy, r: small * 0.42 }));
+          if (tiny) continue;
+          const cls = corner ? "note corner" : "cand";
+          parts.push(tag("text", { class: `${cls}${mark ? " " + mark : ""}${same === value ? " same" : ""}`, "data-value": value, x: cx, y: cy + small * 0.22, "font-size": small * 0.62, "text-anchor": "middle" }, state.symbols[value - 1]));
+          if (mark === "elim") parts.push(tag("line", { class: "strike", x1: cx - small * 0.38, y1: cy + small * 0.3, x2: cx + small * 0.38, y2: cy - small * 0.3 }));
+        }
+        if (state.centre[cell] && !tiny) {
+          const spelled = valuesOf(state.centre[cell]).map((x) => state.symbols[x - 1]).join("");
+          const font = Math.min(size * 0.3, (size * 0.9) / Math.max(1, spelled.length * 0.62));
+          parts.push(tag("text", { class: "note centre", x: x + size / 2, y: y + size / 2 + font * 0.35, "font-size": font, "text-anchor": "middle" }, spelled));
+        }
       }
-      const mask = candidates(cell);
-      const noted = state.corner[cell] || state.centre[cell];
-      for (let value = 1; value <= n; value++) {
-        const mark = marks.cands.get(`${cell}:${value}`);
-        const corner = state.corner[cell] & bit(value);
-        const computed = mask & bit(value) && showAll && !noted;
-        if (!mark && !corner && !computed) continue;
-        const [cx, cy] = center(cell, value);
-        if (mark) node("circle", { class: `cand-mark ${mark}`, cx, cy, r: small * 0.42 }, g);
-        if (tiny) continue;
-        const cls = corner ? "note corner" : "cand";
-        const text = node("text", { class: `${cls}${mark ? " " + mark : ""}${same === value ? " same" : ""}`, "data-cell": cell, "data-value": value, x: cx, y: cy + small * 0.22, "font-size": small * 0.62, "text-anchor": "middle" }, g);
-        text.textContent = state.symbols[value - 1];
-        if (mark === "elim") node("line", { class: "strike", x1: cx - small * 0.38, y1: cy + small * 0.3, x2: cx + small * 0.38, y2: cy - small * 0.3 }, g);
-      }
-      if (state.centre[cell] && !tiny) {
-        const spelled = valuesOf(state.centre[cell]).map((x) => state.symbols[x - 1]).join("");
-        const font = Math.min(size * 0.3, (size * 0.9) / Math.max(1, spelled.length * 0.62));
-        const text = node("text", { class: "note centre", "data-cell": cell, x: x + size / 2, y: y + size / 2 + font * 0.35, "font-size": font, "text-anchor": "middle" }, g);
-        text.textContent = spelled;
-      }
+      row.push(tag("g", {
+        class: "cell", id: `cell-${cell}`, role: "gridcell", "aria-colindex": c + 1, "aria-selected": String(cell === selected),
+        "aria-label": cellLabel(cell, bad), "data-cell": cell, "data-value": v, "data-kind": state.kinds[cell],
+      }, "", parts.join("")));
     }
+    rows.push(tag("g", { role: "row", "aria-rowindex": r + 1 }, "", row.join("")));
   }
-  drawRules(svg, geo, n, size, margin);
-  const overlay = node("g", { "aria-hidden": "true" }, svg);
+  const overlay = [];
   for (const [from, to, strong] of marks.links) {
     const [x1, y1] = center(from[0], from[1]);
     const [x2, y2] = center(to[0], to[1]);
-    node("line", { class: strong ? "link" : "link weak", x1, y1, x2, y2 }, overlay);
+    overlay.push(tag("line", { class: strong ? "link" : "link weak", x1, y1, x2, y2 }));
   }
   const sx = margin + (selected % n) * size;
   const sy = margin + Math.floor(selected / n) * size;
-  node("rect", { class: "sel-outline", x: sx + 1.5, y: sy + 1.5, width: size - 3, height: size - 3 }, overlay);
-  board.replaceChildren(svg);
+  overlay.push(tag("rect", { class: "sel-outline", x: sx + 1.5, y: sy + 1.5, width: size - 3, height: size - 3 }));
+  const inner = rows.join("") + rulesMarkup(geo, n, size, margin) + tag("g", { "aria-hidden": "true" }, "", overlay.join(""));
+  board.innerHTML = tag("svg", { xmlns: SVG, viewBox: `0 0 ${side} ${side}`, role: "none" }, "", inner);
   board.dataset.size = String(n);
   board.setAttribute("aria-label", `Sudoku board, ${n} by ${n}${state.rules.variant ? ", " + variantWords() : ""}`);
   board.setAttribute("aria-activedescendant", `cell-${selected}`);
@@ -1052,7 +1059,7 @@ async function printSheet() {
   holder.dataset.size = String(size);
   boards.forEach((board, k) => {
     const figure = document.createElement("figure");
-    figure.appendChild(staticBoard(board));
+    figure.innerHTML = staticBoard(board);
     const caption = document.createElement("figcaption");
     caption.textContent = `${k + 1}. ${size}x${size}${level ? ", " + level : ""}, ${board.givens} givens`;
     figure.appendChild(caption);
@@ -1065,22 +1072,21 @@ async function printSheet() {
   $("sheet").scrollIntoView();
 }
 
-// A board drawn alone, without play (the print sheet's).
+// A board drawn alone, without play (the print sheet's), as markup.
 function staticBoard(board) {
   const n = board.size;
   const size = cellSide(n);
   const margin = 3;
   const side = n * size + 2 * margin;
-  const svg = node("svg", { viewBox: `0 0 ${side} ${side}`, role: "img", "aria-label": `${n}x${n} puzzle, ${board.givens} givens` });
   const tables = tablesOf(board.rules, n);
-  board.cells.forEach((v, cell) => {
+  const parts = board.cells.map((v, cell) => {
     const x = margin + (cell % n) * size;
     const y = margin + Math.floor(cell / n) * size;
-    node("rect", { class: `bg ${tables.shade.get(cell) || ""}`, x, y, width: size, height: size }, svg);
-    if (v) node("text", { class: "value given", x: x + size / 2, y: y + size / 2 + size * 0.21, "font-size": size * 0.6, "text-anchor": "middle" }, svg).textContent = board.symbols[v - 1];
+    const bg = tag("rect", { class: `bg ${tables.shade.get(cell) || ""}`, x, y, width: size, height: size });
+    return v ? bg + tag("text", { class: "value given", x: x + size / 2, y: y + size / 2 + size * 0.21, "font-size": size * 0.6, "text-anchor": "middle" }, board.symbols[v - 1]) : bg;
   });
-  drawRules(svg, tables, n, size, margin);
-  return svg;
+  const label = `${n}x${n} puzzle, ${board.givens} givens`;
+  return tag("svg", { xmlns: SVG, viewBox: `0 0 ${side} ${side}`, role: "img", "aria-label": label }, "", parts.join("") + rulesMarkup(tables, n, size, margin));
 }
 
 // Canonical form: the text every equivalent puzzle shares.
