@@ -1,5 +1,5 @@
 """The build: setuptools as ``pyproject.toml`` says, and the search kernels of a first command
-compiled ahead of time (``src/sudokit/kernels/aot.py``), so that no run waits for numba to
+compiled ahead of time (``src/sudokit/kernels/build/ahead.py``), so that no run waits for numba to
 compile or to load them. Where they cannot be compiled (no C compiler, numba missing from the
 build environment, ``SUDOKIT_AHEAD=0``) the package is built without them, and numba compiles
 the kernels on first use, as it does for every other kernel."""
@@ -14,11 +14,11 @@ from pathlib import Path
 from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
 
-SOURCE = Path(__file__).resolve().parent / "src" / "sudokit" / "kernels"
+SOURCE = Path(__file__).resolve().parent / "src" / "sudokit" / "kernels" / "build"
 
 
 class BuildWithKernels(build_py):
-    """``build_py``, then ``aot.py`` into the built package (into the source tree for an
+    """``build_py``, then ``kernels/build/ahead.py`` into the built package (into the source tree for an
     editable install, where the package is imported from)."""
 
     def run(self) -> None:
@@ -26,9 +26,9 @@ class BuildWithKernels(build_py):
         if os.environ.get("SUDOKIT_AHEAD", "1") == "0":
             return
         editable = getattr(self, "editable_mode", False)
-        folder = SOURCE if editable else Path(self.build_lib) / "sudokit" / "kernels"
+        folder = SOURCE if editable else Path(self.build_lib) / "sudokit" / "kernels" / "build"
         print(f"sudokit: compiling the search kernels ahead of time into {folder} (a minute at most)", flush=True)
-        done = subprocess.run([sys.executable, str(folder / "aot.py"), str(folder)], capture_output=True, text=True)
+        done = subprocess.run([sys.executable, str(folder / "ahead.py"), str(folder)], capture_output=True, text=True)
         if done.returncode != 0:
             reason = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
             print(f"sudokit: not compiled ahead of time ({reason}); numba compiles the kernels on first use",

@@ -25,10 +25,10 @@ finished: a slow peer is never credited with its easy half only. Every answer fr
 solver is verified (a valid grid keeping the givens; the right count where the set says).
 
 ``--switches`` adds, per set, what each inference rule and branching of the depth-first
-kernel costs and saves (nodes and time; ``kernels/general.py``; with the default's lazy
+kernel costs and saves (nodes and time; ``kernels/search/general.py``; with the default's lazy
 start and value order each switched off), the 16x16 kernel's rules and
-branchings on 16x16 sets (``kernels/hexa.py``), and the learning kernel's options
-(``kernels/learn.py``), each puzzle stopped after ``--switch-limit`` seconds.
+branchings on 16x16 sets (``kernels/search/hexa.py``), and the learning kernel's options
+(``kernels/search/learn.py``), each puzzle stopped after ``--switch-limit`` seconds.
 
     pip install -e '.[bench-peers]'        # ortools, python-sat (MiniSat and CaDiCaL)
     python benchmarks/big.py               # everything, 10 s per solver, set and mode
@@ -106,7 +106,7 @@ def generated(size: int, count: int, keep: float, seed: int) -> DataSet:
     cells kept.
     Uniqueness is not enforced: the count is whatever the puzzle has."""
     import sudokit
-    from sudokit.kernels import general
+    from sudokit.kernels.search import general
     from sudokit.engines import GeneralSearch
     from sudokit.results import Limits
 
@@ -420,8 +420,9 @@ def switches(data: DataSet, limit: int, puzzle_limit: float) -> list[str]:
     learning kernel's options, and on 16x16 the 16x16 kernel's), each puzzle stopped after
     ``puzzle_limit`` seconds."""
     import sudokit
-    from sudokit.kernels import general as G
-    from sudokit.kernels import hexa, learn
+    from sudokit.kernels.search import general as G
+    from sudokit.kernels.search import hexa
+    from sudokit.kernels.search import learn
     from sudokit.engines import GeneralSearch, HexaSearch
     from sudokit.results import Limits
 

@@ -562,7 +562,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def kernel_layout() -> str:
     """How the classic kernel lays out its words on this machine (it chooses at import)."""
-    from sudokit.kernels import classic
+    from sudokit.kernels.search import classic
 
     return getattr(classic, "LAYOUT", "32 x int32 lanes, digit-major")
 

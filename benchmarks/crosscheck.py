@@ -67,7 +67,7 @@ def main() -> None:
     import sudokit
     from sudokit.engines import GeneralSearch
     from sudokit.results import Limits
-    from sudokit.kernels import protocol
+    from sudokit.kernels.search import protocol
 
     files = puzzle_files(args.data, only=args.only)
     total = {"checked": 0, "wrong": 0, "unfinished": 0, "solution_only": 0}

@@ -4,7 +4,7 @@
                                  [--only PATTERN] [--no-startup]
 
 For each puzzle file, the general kernel runs the whole file in one compiled call (the batch
-loop of ``kernels/general_batch.py``) in solve mode (limit 1) and uniqueness mode (limit 2),
+loop of ``kernels/search/general_batch.py``) in solve mode (limit 1) and uniqueness mode (limit 2),
 and prints tdoku's columns: puzzles/sec, usec/puzzle, % solved without guessing,
 guesses/puzzle. Every answer is verified: each solution is a valid grid that keeps the givens,
 and agrees with the published solutions and counts where the data set has them. Puzzles whose
@@ -74,7 +74,7 @@ def valid_grids(solutions: np.ndarray, puzzles: np.ndarray, shape) -> np.ndarray
 
 def run_file(path: Path, args) -> list[dict]:
     from sudokit import Board
-    from sudokit.kernels import general_batch
+    from sudokit.kernels.search import general_batch
 
     lines = load(path, args.sample)
     if not lines:

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sudokit.kernels._jit import kernel
-from sudokit.kernels.bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
+from sudokit.kernels.build.jit import kernel
+from sudokit.kernels.search.bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
 
 
 @kernel

@@ -12,6 +12,11 @@ then how often each technique was used over all sets. Target: 0 unsound.
 
     python benchmarks/soundness.py                       # 500 puzzles of every set
     python benchmarks/soundness.py --sample 0 --sets qqwing_expert   # a whole set
+    python benchmarks/soundness.py --as sukaku           # each written as a Sukaku (pencil marks)
+
+Written as Sukakus, the puzzles start from pencil marks: the board has no givens, the engine
+takes the givens' cells as cells of one candidate and leaves out the deadly-pattern techniques,
+whose argument a Sukaku's marks may break.
 """
 
 from __future__ import annotations
@@ -49,18 +54,22 @@ def puzzles(path: Path) -> list[str]:
     return out
 
 
-def check(puzzle: str, census: collections.Counter) -> tuple[int, list[str], bool]:
+def check(puzzle: str, census: collections.Counter, written_as: str = "line") -> tuple[int, list[str], bool]:
     """Walk one puzzle: (steps taken, unsound step texts, finished)."""
     import sudokit
+    from sudokit.formats import sukaku
     from sudokit.logic.grid import CandidateGrid
-    from sudokit.logic.human import ORDER
+    from sudokit.logic.human import order_for
 
     board = sudokit.Board.from_line(puzzle)
     solution = sudokit.solve(board).board.cells
+    if written_as == "sukaku":
+        board = sudokit.Board.from_sukaku(sukaku.format(board))
     grid = CandidateGrid(board)
+    order = order_for(board)
     steps = 0
     while not grid.solved:
-        step = grid.next_step(ORDER)
+        step = grid.next_step(order)
         if step is None:
             return steps, [], False
         steps += 1
@@ -79,6 +88,8 @@ def main() -> int:
     parser.add_argument("--sets", help="comma-separated set names; default all: " + ",".join(SETS))
     parser.add_argument("--sample", type=int, default=500, help="puzzles per set (seeded sample; 0: all)")
     parser.add_argument("--seed", type=int, default=29)
+    parser.add_argument("--as", dest="written_as", choices=("line", "sukaku"), default="line",
+                        help="walk each puzzle as its line, or written as a Sukaku")
     args = parser.parse_args()
 
     import sudokit
@@ -95,7 +106,7 @@ def main() -> int:
         start = time.perf_counter()
         row = collections.Counter(puzzles=len(unique))
         for puzzle in unique:
-            steps, unsound, finished = check(puzzle, census)
+            steps, unsound, finished = check(puzzle, census, args.written_as)
             row["steps"] += steps
             row["unsound"] += len(unsound)
             row["finished"] += finished

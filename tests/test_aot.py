@@ -1,4 +1,4 @@
-"""The kernels compiled ahead of time (``kernels/aot.py``): they serve only the sources and the
+"""The kernels compiled ahead of time (``kernels/build/ahead.py``): they serve only the sources and the
 CPU they were compiled for, and where they serve they answer as the JIT-compiled kernels do
 (same counts, nodes, guesses and solutions)."""
 
@@ -14,14 +14,14 @@ import numpy as np
 import pytest
 from conftest import ENTRIES
 
-from sudokit.kernels import aot
-from sudokit.kernels import protocol as P
+from sudokit.kernels.build import ahead as aot
+from sudokit.kernels.search import protocol as P
 
-KERNELS = Path(aot.__file__).resolve().parent
+PACKAGE = Path(aot.__file__).resolve().parents[2]
 
 
 def test_an_extension_serves_only_its_sources_and_cpu(monkeypatch):
-    files = ["classic.py", "aot.py"]
+    files = ["search/classic.py", "build/ahead.py"]
     good = {"sources": aot.sources_digest(files), "files": files, "cpu": aot.cpu()}
     assert aot._usable(good)
     assert not aot._usable(dict(good, sources="0" * 64))  # an edited checkout
@@ -68,21 +68,21 @@ def _search(module, board: np.ndarray, limit: int, hexa: bool) -> tuple:
 
 @pytest.mark.parametrize("name,size", [("classic", 9), ("hexa", 16)])
 def test_ahead_and_jit_kernels_walk_the_same_search(name, size):
-    ahead = aot.load(name)
+    ahead = aot.load(f"search.{name}")
     if ahead is None:
         pytest.skip("no kernels compiled ahead of time for these sources and this CPU")
-    jit = __import__(f"sudokit.kernels.{name}", fromlist=["search"])
+    jit = __import__(f"sudokit.kernels.search.{name}", fromlist=["search"])
     for board in _boards(size):
         for limit in (1, 2):
             assert _search(ahead, board, limit, size == 16) == _search(jit, board, limit, size == 16)
 
 
 def test_ahead_givens_check_agrees():
-    ahead = aot.load("givens")
+    ahead = aot.load("search.givens")
     if ahead is None:
         pytest.skip("no kernels compiled ahead of time for these sources and this CPU")
     from sudokit import Shape
-    from sudokit.kernels import givens
+    from sudokit.kernels.search import givens
 
     houses = np.ascontiguousarray(Shape(3, 3).geometry.cell_houses, dtype=np.int32)
     for board in _boards(9):
@@ -95,19 +95,19 @@ def test_ahead_givens_check_agrees():
 
 @pytest.mark.slow
 def test_the_build_compiles_an_extension_that_serves(tmp_path):
-    """What ``setup.py`` runs: ``aot.py DIR`` on a copy of the kernels, then a fresh process
+    """What ``setup.py`` runs: ``ahead.py DIR`` on a copy of the kernels, then a fresh process
     that loads the result and solves with it, without importing numba."""
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         pytest.skip("no C compiler")
     package = tmp_path / "sudokit"
-    shutil.copytree(KERNELS.parent, package, ignore=shutil.ignore_patterns("__pycache__", "_ahead*"))
-    folder = package / "kernels"
-    done = subprocess.run([sys.executable, str(folder / "aot.py"), str(folder)], capture_output=True, text=True)
+    shutil.copytree(PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__", "_ahead*"))
+    folder = package / "kernels" / "build"
+    done = subprocess.run([sys.executable, str(folder / "ahead.py"), str(folder)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
     probe = (
         "import sys, sudokit\n"
-        "from sudokit.kernels import aot\n"
-        "assert aot.load('classic') is not None and aot.load('hexa') is not None\n"
+        "from sudokit.kernels.build import ahead\n"
+        "assert ahead.load('search.classic') is not None and ahead.load('search.hexa') is not None\n"
         "print(sudokit.solve('.' * 81).board.to_line()[:9], 'numba' in sys.modules)\n"
     )
     env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}

@@ -30,6 +30,17 @@ FLOORS: list[tuple[str, ...]] = [
     ("sudokit.cli", "sudokit.web", "sudokit.pipeline", "sudokit.distributed", "sudokit.__main__", "sudokit"),
 ]
 
+#: the rooms of ``kernels/``, lowest floor first: how a kernel is compiled (the decorator and
+#: its cache), the searches (with the bit helpers everything uses), then HoDoKu's techniques and
+#: Sudoku Explainer's rules, two families that never import each other, and on top the
+#: ahead-of-time build, which compiles every room (a run imports it only to load what it built)
+KERNEL_ROOMS: list[tuple[str, ...]] = [
+    ("sudokit.kernels.build",),
+    ("sudokit.kernels.search",),
+    ("sudokit.kernels.hodoku", "sudokit.kernels.se"),
+    ("sudokit.kernels.build.ahead",),
+]
+
 #: imports inside functions, and why they are there
 LATE_IMPORTS = {
     ("sudokit.batch.cluster", "dask.distributed"): "optional extra (sudokit[dask])",
@@ -47,13 +58,13 @@ LATE_IMPORTS = {
     ("sudokit.cli.people", "rich.progress"): "start-up cost: only generate on a terminal shows a bar",
     ("sudokit.cli.people", "sudokit.render"): "start-up cost: render imports rich",
     ("sudokit.cli.people", "sudokit.web"): "optional extra (sudokit[web]): starlette and uvicorn serve the page",
-    ("sudokit.kernels._jit", "numba.core"): "numba's private cache API, which may be missing",
-    ("sudokit.kernels.aot", "llvmlite.binding"): "start-up cost: the CPU from LLVM only where /proc/cpuinfo is missing",
-    ("sudokit.kernels.aot", "numba.pycc"): "the build only: numba's ahead-of-time compiler (a run never imports numba here)",
-    ("sudokit.kernels.aot", "sudokit.kernels._jit"): "the build only: _jit imports numba",
-    ("sudokit.kernels.aot", "sudokit.kernels.lanes"): "the build only: lanes imports numba",
-    ("sudokit.kernels.aot", "numba.core"): "the build only: the target features of numba's code generator",
-    ("sudokit.kernels.aot", "tempfile"): "the build only",
+    ("sudokit.kernels.build.jit", "numba.core"): "numba's private cache API, which may be missing",
+    ("sudokit.kernels.build.ahead", "llvmlite.binding"): "start-up cost: the CPU from LLVM only where /proc/cpuinfo is missing",
+    ("sudokit.kernels.build.ahead", "numba.pycc"): "the build only: numba's ahead-of-time compiler (a run never imports numba here)",
+    ("sudokit.kernels.build.ahead", "sudokit.kernels.build.jit"): "the build only: jit imports numba",
+    ("sudokit.kernels.build.ahead", "sudokit.kernels.search.lanes"): "the build only: lanes imports numba",
+    ("sudokit.kernels.build.ahead", "numba.core"): "the build only: the target features of numba's code generator",
+    ("sudokit.kernels.build.ahead", "tempfile"): "the build only",
 }
 
 #: kernel modules ``engines`` loads on first use through ``_kernel(name)`` (start-up cost:
@@ -185,6 +196,40 @@ def test_kernels_import_no_other_part_of_sudokit():
     assert outside == []
 
 
+def room(module: str) -> tuple[int, str]:
+    """(floor, room) of a kernel module: the room of the longest prefix that names it."""
+    found = [
+        (len(prefix), number, prefix)
+        for number, rooms in enumerate(KERNEL_ROOMS)
+        for prefix in rooms
+        if module.startswith(prefix + ".") or module == prefix
+    ]
+    assert found, f"{module} is in no room of kernels/: add its folder to KERNEL_ROOMS"
+    _, number, prefix = max(found)
+    return number, prefix
+
+
+def test_every_kernel_module_is_in_a_room():
+    rooms = {prefix for floor_rooms in KERNEL_ROOMS for prefix in floor_rooms}
+    loose = [module for module in EDGES if module.startswith("sudokit.kernels.") and module.count(".") == 2 and module not in rooms]
+    assert loose == [], "kernel modules outside the rooms"
+    for module in EDGES:
+        if module.startswith("sudokit.kernels."):
+            room(module)
+
+
+def test_no_kernel_imports_a_higher_room_or_its_sibling():
+    wrong = [
+        f"{module} ({room(module)[1]}) imports {target} ({room(target)[1]})"
+        for module, targets in EDGES.items()
+        if module.startswith("sudokit.kernels.")
+        for target in targets
+        if target.startswith("sudokit.kernels.")
+        and (room(target)[0] > room(module)[0] or (room(target)[0] == room(module)[0] and room(target)[1] != room(module)[1]))
+    ]
+    assert wrong == []
+
+
 def test_imports_inside_functions_are_listed_with_their_reason():
     found = {key for key in LATE}
     assert found == set(LATE_IMPORTS), (
@@ -211,8 +256,15 @@ def test_no_public_name_shadows_a_module():
 
 def main() -> None:
     for number, prefixes in enumerate(FLOORS):
-        members = sorted(module for module in EDGES if floor(module) == number)
+        members = sorted(module for module in EDGES if floor(module) == number and not module.startswith("sudokit.kernels."))
         print(f"floor {number}: {', '.join(members)}")
+    print("\nkernels/, in rooms:")
+    for number, rooms in enumerate(KERNEL_ROOMS):
+        for prefix in rooms:
+            members = sorted(module for module in EDGES if module.startswith("sudokit.kernels.") and room(module) == (number, prefix))
+            names = [module.removeprefix(prefix + ".") for module in members if module != prefix]
+            where = prefix.removeprefix("sudokit.kernels.").replace(".", "/")
+            print(f"  floor {number}: {where}/ {', '.join(names)}" if names else f"  floor {number}: {where}.py")
     print()
     for module in sorted(EDGES):
         targets = sorted(EDGES[module])

@@ -19,7 +19,7 @@ from conftest import DATA, ENTRIES
 import sudokit
 from sudokit import Board, Shape, SolveStatus
 from sudokit.engines import GeneralSearch
-from sudokit.kernels import general as G
+from sudokit.kernels.search import general as G
 from sudokit.results import Limits
 
 RULES = {"singles": 0, "locked": G.LOCKED, "subsets": G.SUBSETS, "locked+subsets": G.LOCKED | G.SUBSETS}
@@ -158,7 +158,7 @@ def test_the_learning_kernel_gives_the_reference_counts(locked, alldiff):
     """Every count is the reference's, with learnt clauses shrunk (one literal per earlier
     level where the reasons allow) on the way: a clause that was not implied would cut
     solutions away."""
-    from sudokit.kernels import learn
+    from sudokit.kernels.search import learn
 
     made = []
 
@@ -177,7 +177,7 @@ def test_the_all_different_filter_asks_for_room_and_goes_on():
     """With room for one explanation at first, the learning kernel's all-different filter runs
     out of room mid-house again and again (it asks for more, then filters on before any
     decision): the counts stay the reference's."""
-    from sudokit.kernels import learn
+    from sudokit.kernels.search import learn
 
     grown = 0
     for entry in SOME:
@@ -315,10 +315,10 @@ def test_default_options_follow_the_board_size():
 SCRIPT = r"""
 import json, sys
 import sudokit
-from sudokit.kernels import _jit
+from sudokit.kernels.build import jit
 from sudokit.engines import GeneralSearch
 from sudokit.results import Limits
-assert _jit.JIT_DISABLED
+assert jit.JIT_DISABLED
 out = []
 for puzzle, limit, engine in json.loads(sys.stdin.read()):
     search = GeneralSearch(sudokit.Board.from_line(puzzle), engine=engine)

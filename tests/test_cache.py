@@ -19,8 +19,8 @@ def test_a_read_only_package_directory_falls_back_to_the_user_cache(tmp_path):
         tmp_path,
         f"""
         import os, pathlib, numba
-        import sudokit.kernels._jit as jit
-        package_cache = pathlib.Path(jit.__file__).parent / "__pycache__"
+        import sudokit.kernels.build.jit as jit
+        package_cache = jit.KERNELS / "__pycache__"
         writable = jit._writable
         jit._writable = lambda directory: directory != package_cache and writable(directory)
         os.environ["XDG_CACHE_HOME"] = {str(tmp_path / "cache")!r}
@@ -47,14 +47,14 @@ def test_sudokit_quiet_silences_the_notice(tmp_path):
         tmp_path,
         """
         import sys
-        from sudokit.kernels import _jit
+        from sudokit.kernels.build import jit
 
         class Fresh:  # a dispatcher with nothing compiled and nothing cached
             overloads = {}
             _cache = None
 
-        _jit.notify_compile(Fresh(), what="a probe")
-        _jit.notify_compile(Fresh(), what="a probe")
+        jit.notify_compile(Fresh(), what="a probe")
+        jit.notify_compile(Fresh(), what="a probe")
         """,
     )
     assert done.returncode == 0, done.stderr
@@ -62,7 +62,7 @@ def test_sudokit_quiet_silences_the_notice(tmp_path):
 
 
 def test_notice_text(tmp_path, capsys):
-    from sudokit.kernels import _jit
+    from sudokit.kernels.build import jit
 
     class Fresh:
         overloads = {}
@@ -70,8 +70,8 @@ def test_notice_text(tmp_path, capsys):
 
     saved = os.environ.pop("SUDOKIT_QUIET", None)
     try:
-        _jit.notify_compile(Fresh(), what="a test probe")
-        _jit.notify_compile(Fresh(), what="a test probe")
+        jit.notify_compile(Fresh(), what="a test probe")
+        jit.notify_compile(Fresh(), what="a test probe")
     finally:
         if saved is not None:
             os.environ["SUDOKIT_QUIET"] = saved
@@ -87,23 +87,25 @@ def test_every_kernel_cache_is_keyed_to_the_sources_it_depends_on(tmp_path):
         tmp_path,
         """
         import numba
-        from sudokit.kernels import _jit, classic, general, general_batch, hexa, learn
+        from sudokit.kernels.build import jit
+        from sudokit.kernels.search import classic, general, general_batch, hexa, learn
 
-        assert _jit.KEYED_TO_EVERY_KERNEL
+        assert jit.KEYED_TO_EVERY_KERNEL
         for dispatcher, module in (
-            (general_batch.solve_many, "general_batch"), (general.search, "general"),
-            (hexa.search, "hexa"), (learn.search, "learn"), (classic.search, "classic"),
+            (general_batch.solve_many, "search.general_batch"), (general.search, "search.general"),
+            (hexa.search, "search.hexa"), (learn.search, "search.learn"), (classic.search, "search.classic"),
         ):
             locator = dispatcher._cache._impl.locator
             assert type(locator).__name__ == "KernelsLocator", type(locator)
-            assert locator.get_source_stamp() == _jit.module_stamp(module)
-        assert {"general", "driver", "protocol", "bits", "matching", "_jit"} <= _jit.kernel_closure("general_batch")
-        assert "general_batch" not in _jit.kernel_closure("general")
-        assert {"logic_core", "logic_chains", "logic_als"} <= _jit.kernel_closure("logic")
-        assert not {"classic", "general", "hexa"} & _jit.kernel_closure("logic")
-        assert _jit.module_stamp("general_batch") != _jit.module_stamp("general")
+            assert locator.get_source_stamp() == jit.module_stamp(module)
+        search = {"search.general", "search.driver", "search.protocol", "search.bits", "search.matching", "build.jit"}
+        assert search <= jit.kernel_closure("search.general_batch")
+        assert "search.general_batch" not in jit.kernel_closure("search.general")
+        assert {"hodoku.core", "hodoku.chains", "hodoku.als"} <= jit.kernel_closure("hodoku.solver")
+        assert not {"search.classic", "search.general", "search.hexa"} & jit.kernel_closure("hodoku.solver")
+        assert jit.module_stamp("search.general_batch") != jit.module_stamp("search.general")
 
-        @_jit.kernel
+        @jit.kernel
         def elsewhere(x):  # not a kernel module: numba's own locator, keyed to this file
             return x
 

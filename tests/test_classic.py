@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 import sudokit
-from sudokit.kernels import classic
-from sudokit.kernels import protocol as P
+from sudokit.kernels.search import classic
+from sudokit.kernels.search import protocol as P
 
 DATA = Path(__file__).parent / "data"
 from sudokit import engines as solve_module
@@ -322,8 +322,8 @@ def test_kernel_runs_without_jit():
     sample = [ENTRIES[0], MULTI[0] + ("",), next(e for e in ENTRIES if e[1] == 0)]
     script = (
         "import sys, sudokit\n"
-        "from sudokit.kernels import _jit\n"
-        "assert _jit.JIT_DISABLED\n"
+        "from sudokit.kernels.build import jit\n"
+        "assert jit.JIT_DISABLED\n"
         "for line in sys.stdin.read().split():\n"
         "    puzzle, limit = line.split(':')\n"
         "    r = sudokit.count(puzzle, limit=int(limit))\n"
@@ -362,7 +362,7 @@ def _lanes_map(name: str, values: np.ndarray) -> np.ndarray:
     32 lanes at a time, compiled."""
     from numba import njit
 
-    from sudokit.kernels.lanes import vload, vstore
+    from sudokit.kernels.search.lanes import vload, vstore
 
     helper = getattr(classic, name)
 
@@ -419,7 +419,7 @@ def test_band_counts_agree_with_brute_force(seed):
         assert [int(got[lane]) for lane in range(27)] == [want[band[lane]] for lane in range(27)]
     from numba import njit
 
-    from sudokit.kernels.lanes import vload, vstore
+    from sudokit.kernels.search.lanes import vload, vstore
 
     @njit(cache=False)
     def fours(w, out):
@@ -458,7 +458,7 @@ def test_band_counts_agree_with_brute_force(seed):
 def test_repeated_givens_are_found_as_the_general_check_finds_them():
     """``classic.repeats`` (band words and vector tests) against ``givens.repeats`` (a loop
     over every cell's houses), on boards of the data with values changed at random."""
-    from sudokit.kernels import givens
+    from sudokit.kernels.search import givens
 
     rng = np.random.default_rng(3)
     boards = np.array([[int(ch) if ch not in ".0" else 0 for ch in puzzle] for puzzle, _, _ in ENTRIES], dtype=np.uint8)
@@ -480,7 +480,7 @@ def test_both_lane_layouts_walk_the_same_tree(tmp_path):
     """On an AVX-512 machine, the band-major layout of AVX2 machines too (numba told to
     compile without AVX-512, in a fresh process): the same counts, nodes, guesses and
     solutions as this process's layout."""
-    from sudokit.kernels import lanes
+    from sudokit.kernels.search import lanes
 
     if not lanes.WIDE:
         pytest.skip("this machine compiles the band-major layout already, and cannot run the other")

@@ -142,8 +142,8 @@ def test_stats_go_to_stderr():
 
 
 def test_options_are_checked():
-    result = CliRunner().invoke(cli, ["solve", "--shape", "9x9"], input=SEED_000)
-    assert result.exit_code == 2 and "3x3" in result.output
+    result = CliRunner().invoke(cli, ["solve", "--shape", "3x3"], input=SEED_000)
+    assert result.exit_code == 2 and "say '9'" in result.output
     result = CliRunner().invoke(cli, ["solve", "--symbols", "abc"], input="." * 81)
     assert result.exit_code == 2 and "needs 9 symbols" in result.stderr
     result = CliRunner().invoke(cli, ["solve", "no-such-file.txt"])

@@ -1,4 +1,4 @@
-"""Generating puzzles (``sudokit.generator`` and ``kernels/generate.py``).
+"""Generating puzzles (``sudokit.generator`` and ``kernels/search/generate.py``).
 
 Every claim the generator makes is checked here by other code: uniqueness by the search
 kernels through ``sudokit.count`` and, on small boards, by the slow reference solver in

@@ -19,8 +19,9 @@ from conftest import ENTRIES, sample_lines
 
 import sudokit
 from sudokit import engines as solve_module
-from sudokit.kernels import general, hexa
-from sudokit.kernels import protocol as P
+from sudokit.kernels.search import general
+from sudokit.kernels.search import hexa
+from sudokit.kernels.search import protocol as P
 from sudokit.results import Limits
 
 SAMPLES = sample_lines("sample_16x16.txt")

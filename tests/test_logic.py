@@ -206,8 +206,8 @@ def test_logic_kernels_run_without_jit():
 
     script = (
         "import sudokit\n"
-        "from sudokit.kernels import _jit\n"
-        "assert _jit.JIT_DISABLED\n"
+        "from sudokit.kernels.build import jit\n"
+        "assert jit.JIT_DISABLED\n"
         f"e = sudokit.explain({UNFAIR!r})\n"
         "print(e.rating.score, len(e.steps), e.steps[-1].text)\n"
     )

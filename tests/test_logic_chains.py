@@ -1,4 +1,4 @@
-"""Chains, loops and forcing chains (``kernels/logic_chains.py``): the shape of the steps they
+"""Chains, loops and forcing chains (``kernels/hodoku/chains.py``): the shape of the steps they
 write, that finding leaves the grid alone, and that every step is sound on boards of every size.
 The regression library (``test_logic_reglib.py``) checks what they find against HoDoKu."""
 

@@ -1,4 +1,4 @@
-"""Unique, hidden and avoidable rectangles (``kernels/logic_unique.py``) beyond the regression
+"""Unique, hidden and avoidable rectangles (``kernels/hodoku/unique.py``) beyond the regression
 library: other box shapes, the step record, the scan's first step, no side effects."""
 
 from __future__ import annotations

@@ -14,10 +14,10 @@ from sudokit.results import Limits
 SCRIPT = r"""
 import json, sys
 import sudokit
-from sudokit.kernels import _jit
+from sudokit.kernels.build import jit
 from sudokit.engines import GeneralSearch
 from sudokit.results import Limits
-assert _jit.JIT_DISABLED
+assert jit.JIT_DISABLED
 out = []
 for puzzle, limit in json.loads(sys.stdin.read()):
     board = sudokit.Board.from_line(puzzle)

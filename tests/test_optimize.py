@@ -214,7 +214,7 @@ def test_paused_search_resumes_to_the_same_optimum_with_sound_bounds():
     search = OptimizeSearch(Board(puzzle), weights)
     while True:
         code = search.step(1 << 62, 1, 1)
-        if code != sudokit.kernels.protocol.BUDGET:
+        if code != sudokit.kernels.search.protocol.BUDGET:
             break
         bound = search.open_bound()
         assert bound is None or bound >= expected.value
@@ -360,8 +360,8 @@ def test_cli_budget_reports_best_and_bound():
 NOJIT = r"""
 import json, sys
 import sudokit
-from sudokit.kernels import _jit
-assert _jit.JIT_DISABLED
+from sudokit.kernels.build import jit
+assert jit.JIT_DISABLED
 out = []
 for puzzle, weights in json.loads(sys.stdin.read()):
     result = sudokit.maximize(sudokit.Board.from_line(puzzle), weights)

@@ -50,12 +50,15 @@ def test_explicit_latin_square_shape_is_allowed():
     assert Shape(1, 7).size == 7
 
 
-@pytest.mark.parametrize("text,expected", [("3x3", Shape(3, 3)), ("2X3", Shape(2, 3)), (" 16 ", Shape(4, 4))])
+@pytest.mark.parametrize(
+    "text,expected",
+    [("9x9", Shape(3, 3)), ("2X3", Shape(2, 3)), ("3x2", Shape(3, 2)), (" 16 ", Shape(4, 4)), ("4x4", Shape(2, 2))],
+)
 def test_parse(text, expected):
     assert Shape.parse(text) == expected
 
 
-@pytest.mark.parametrize("text", ["3by3", "x", "9x9", "", "0x4"])
+@pytest.mark.parametrize("text", ["3by3", "x", "3x3", "", "0x4", "81x81"])
 def test_parse_rejects_nonsense(text):
     with pytest.raises(ValueError):
         Shape.parse(text)

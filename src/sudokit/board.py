@@ -677,4 +677,4 @@ def read_text(text: str | bytes, **options: Any) -> list[Record]:
     """:func:`read` over a whole text."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "surrogateescape")
-    return list(read(text.splitlines(), **options))
+    return list(read(formats.text_lines(text), **options))

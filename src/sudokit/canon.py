@@ -8,7 +8,7 @@ read as an 81-character line, with the values renamed 1, 2, 3, ... in order of f
 appearance and an empty cell smaller than any digit (the *minlex* form, the one Royle's list
 of 17-clue puzzles is written in). Equivalent boards, and only they, share it.
 
-The search is compiled (``kernels/canon.py``); this module checks the boards once and reads
+The search is compiled (``kernels/search/canon.py``); this module checks the boards once and reads
 its answers.
 """
 
@@ -161,7 +161,7 @@ def _checked(board: Board) -> Board:
 
 def _minlex(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The kernel's answers for checked ``(N, 81)`` uint8 boards: their minlex forms and,
-    for each, one transformation that gives it (``kernels.canon.minlex``)."""
+    for each, one transformation that gives it (``kernels.search.canon.minlex``)."""
     kernel = engines.canon_kernel()
     if not values.flags.writeable:  # a read-only array would compile the kernel once more
         values = values.copy()

@@ -9,7 +9,7 @@ up to the learning kernel; for optimisation
 (:func:`solve_arrays`) the batch loop of the same kernel a single board would get, so a batch
 and a single search walk the same tree.
 
-A :class:`Search` owns the arrays of one resumable search (``kernels/protocol.py``) and runs it
+A :class:`Search` owns the arrays of one resumable search (``kernels/search/protocol.py``) and runs it
 in slices under :class:`sudokit.results.Limits`, so that time limits and Ctrl-C are honoured
 between kernel calls. Kernel modules load on first use: importing numba and the compiled
 kernels is most of a cold start, and ``sudokit --help`` or a parse error should not pay it.
@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from .board import Board
-from .kernels import protocol as P
+from .kernels.search import protocol as P
 from .results import UNLIMITED, Limits
 from .shape import Geometry, Shape
 from .variants import cage_tables, plain_variant
@@ -38,8 +38,8 @@ SLICE_SECONDS = 0.05
 #: the node count of the first slice, before the speed of this puzzle is known
 FIRST_SLICE = 20_000
 
-#: kernel modules whose functions the build compiles ahead of time (``kernels/aot.py``)
-AHEAD = ("classic", "hexa", "givens")
+#: kernel modules whose functions the build compiles ahead of time (``kernels/build/ahead.py``)
+AHEAD = ("search.classic", "search.hexa", "search.givens")
 
 _kernels: dict[str, Any] = {}
 
@@ -52,7 +52,7 @@ def _kernel(name: str) -> Any:
     module = _kernels.get(name)
     if module is None:
         if name in AHEAD:
-            module = _kernel("aot").load(name)
+            module = _kernel("build.ahead").load(name)
         if module is None:
             module = importlib.import_module(f".kernels.{name}", __package__)
         _kernels[name] = module
@@ -63,7 +63,7 @@ def _notify(dispatcher: Any, what: str, takes: str = "a few seconds") -> None:
     """Say on stderr, once, that a first run compiles ``what`` (a function compiled ahead of
     time is no numba dispatcher, and compiles nothing)."""
     if hasattr(dispatcher, "py_func"):
-        _kernel("_jit").notify_compile(dispatcher, what=what, takes=takes)
+        _kernel("build.jit").notify_compile(dispatcher, what=what, takes=takes)
 
 
 class Search:
@@ -155,11 +155,11 @@ class Search:
 
 class GeneralSearch(Search):
     """The general kernel: any shape, one uint64 candidate mask per cell. ``options`` (from
-    ``kernels.general.options_for``) overrides the rules and branching chosen for the shape.
+    ``kernels.search.general.options_for``) overrides the rules and branching chosen for the shape.
 
     On boards of ``LEARN_FROM`` values and more, a search for one or two solutions where
     depth-first search has met ``DFS_FAILS`` dead ends starts again with the learning kernel
-    (``kernels/learn.py``), which wins on hard puzzles and costs more on easy ones (an empty
+    (``kernels/search/learn.py``), which wins on hard puzzles and costs more on easy ones (an empty
     64x64 board takes thousands of depth-first nodes, but hardly a dead end). ``engine`` is
     ``"auto"`` (that), ``"dfs"`` or ``"learn"`` (one of them only)."""
 
@@ -173,7 +173,7 @@ class GeneralSearch(Search):
     LIGHT_FAILS = 50
 
     def __init__(self, board: Board, options: np.ndarray | None = None, engine: str = "auto") -> None:
-        general = _kernel("general")
+        general = _kernel("search.general")
 
         if engine not in ("auto", "dfs", "learn"):
             raise ValueError(f"engine must be 'auto', 'dfs' or 'learn', not {engine!r}")
@@ -209,7 +209,7 @@ class GeneralSearch(Search):
         self.work, self.iwork = general.scratch(self.houses)
 
     def _call(self, limit: int, node_budget: int, record_at: int) -> int:
-        general = _kernel("general")
+        general = _kernel("search.general")
 
         # the learning kernel knows houses and starting candidates, not cages; a variant
         # (hard pencil marks) may need it on any size
@@ -245,14 +245,14 @@ class GeneralSearch(Search):
         self.cell_houses = geometry.cell_houses
         self.stack = np.zeros((len(self.stack), self.cells + len(self.variant[1])), dtype=np.uint64)
         self.dirty = np.zeros(len(self.houses), dtype=np.uint8)
-        self.work, self.iwork = _kernel("general").scratch(self.houses)
+        self.work, self.iwork = _kernel("search.general").scratch(self.houses)
         self.ctl[P.DEPTH] = -1
         self.ctl[P.COUNT] = 0
 
     def _start_learning(self) -> None:
         """Start over with the learning kernel: no solution went back yet, so counting again
         from zero loses nothing; nodes and guesses keep adding up."""
-        learn = _kernel("learn")
+        learn = _kernel("search.learn")
 
         _notify(learn.search, "the learning kernel")
         # the kernel's own filters cut the heavy tail of small variants (pencil marks, empty
@@ -297,7 +297,7 @@ class ClassicSearch(Search):
     """The classic kernel: 9x9 with 3x3 boxes, candidates as band bitboards."""
 
     def __init__(self, board: Board) -> None:
-        classic = _kernel("classic")
+        classic = _kernel("search.classic")
 
         self.board = board
         self.givens = np.ascontiguousarray(board.cells, dtype=np.uint8)
@@ -309,7 +309,7 @@ class ClassicSearch(Search):
         self.out = np.zeros(81, dtype=np.uint8)
 
     def _call(self, limit: int, node_budget: int, record_at: int) -> int:
-        classic = _kernel("classic")
+        classic = _kernel("search.classic")
 
         return classic.search(
             self.givens, self.stack, self.branch_cell, self.branch_rest, self.ctl,
@@ -327,7 +327,7 @@ class HexaSearch(Search):
     kernel's rules it walks the general kernel's very search tree."""
 
     def __init__(self, board: Board, branching: int | None = None, rules: int | None = None) -> None:
-        hexa = _kernel("hexa")
+        hexa = _kernel("search.hexa")
 
         self.board = board
         self.cells = hexa.CELLS
@@ -343,7 +343,7 @@ class HexaSearch(Search):
         self.out = np.zeros(hexa.CELLS, dtype=np.uint8)
 
     def _call(self, limit: int, node_budget: int, record_at: int) -> int:
-        hexa = _kernel("hexa")
+        hexa = _kernel("search.hexa")
 
         return hexa.search(
             self.givens, self.stack, self.branch_cell, self.branch_rest, self.weight, self.rules,
@@ -359,7 +359,7 @@ class OptimizeSearch(Search):
     """The branch-and-bound kernel over one board and one weight vector (maximising)."""
 
     def __init__(self, board: Board, weights: np.ndarray, sweeps: int | None = None) -> None:
-        K = _kernel("optimize")
+        K = _kernel("search.optimize")
 
         shape = board.shape
         n, cells = shape.size, shape.cells
@@ -393,7 +393,7 @@ class OptimizeSearch(Search):
         self.stats = np.zeros(K.STATS_SIZE, dtype=np.int64)
 
     def _call(self, limit: int, node_budget: int, record_at: int) -> int:
-        K = _kernel("optimize")
+        K = _kernel("search.optimize")
 
         return K.search(
             self.givens, self.houses, self.cell_houses, self.by_weight, self.weights, self.full,
@@ -407,11 +407,11 @@ class OptimizeSearch(Search):
 
     @property
     def found(self) -> bool:
-        return bool(self.ctl[_kernel("optimize").FOUND])
+        return bool(self.ctl[_kernel("search.optimize").FOUND])
 
     @property
     def best(self) -> int:
-        return int(self.ctl[_kernel("optimize").BEST])
+        return int(self.ctl[_kernel("search.optimize").BEST])
 
     def open_bound(self) -> int | None:
         """A proven upper bound on the optimum while the search is paused: the best of the
@@ -461,18 +461,18 @@ def search_for(board: Board) -> Search:
     """A fresh search of ``board`` on the kernel its shape and rules get."""
     special = kernel_for(board)
     if special == "classic":
-        _notify(_kernel("classic").search, "the 9x9 search kernel")
+        _notify(_kernel("search.classic").search, "the 9x9 search kernel")
         return ClassicSearch(board)
     if special == "hexa":
-        _notify(_kernel("hexa").search, "the 16x16 search kernel")
+        _notify(_kernel("search.hexa").search, "the 16x16 search kernel")
         return HexaSearch(board)
-    _notify(_kernel("general").search, "the search kernel")
+    _notify(_kernel("search.general").search, "the search kernel")
     return GeneralSearch(board)
 
 
 def optimize_search(board: Board, weights: np.ndarray, sweeps: int | None = None) -> OptimizeSearch:
     """A fresh branch and bound search of ``board`` maximising ``weights`` (flat, int64)."""
-    _notify(_kernel("optimize").search, "the optimisation kernel")
+    _notify(_kernel("search.optimize").search, "the optimisation kernel")
     return OptimizeSearch(board, weights, sweeps)
 
 
@@ -490,7 +490,7 @@ def repeats_a_given(board: Board) -> bool:
                     return True
                 seen |= bit
     geometry = board.geometry
-    return _kernel("givens").repeat_in(board.cells, _houses_of(geometry), len(geometry.houses))
+    return _kernel("search.givens").repeat_in(board.cells, _houses_of(geometry), len(geometry.houses))
 
 
 def _houses_of(geometry: Any) -> np.ndarray:
@@ -505,11 +505,11 @@ def repeats(values: np.ndarray, shape: Shape, rules: Board | None = None) -> np.
     found = np.zeros(len(values), dtype=np.bool_)
     if len(values) and rules is None and shape_kernel(shape) == "classic":
         # a few vector operations a board against the general loop's 243 house lookups
-        _kernel("classic").repeats(np.ascontiguousarray(values, dtype=np.uint8), found)
+        _kernel("search.classic").repeats(np.ascontiguousarray(values, dtype=np.uint8), found)
     elif len(values):
         geometry = shape.geometry if rules is None else rules.geometry
         seen = np.zeros(len(geometry.houses), dtype=np.uint64)
-        _kernel("givens").repeats(np.ascontiguousarray(values, dtype=np.uint8), _houses_of(geometry), seen, found)
+        _kernel("search.givens").repeats(np.ascontiguousarray(values, dtype=np.uint8), _houses_of(geometry), seen, found)
     return found
 
 
@@ -550,18 +550,18 @@ def solve_arrays(
     template = None if rules is None or rules.plain else rules
     special = shape_kernel(shape) if template is None else None
     if special == "classic":
-        classic = _kernel("classic")
+        classic = _kernel("search.classic")
         _notify(classic.solve_many, "the 9x9 batch kernel")
         classic.solve_many(values, limit, node_limit, solutions, counts, nodes, guesses, exhausted)
     elif special == "hexa":
-        hexa = _kernel("hexa")
+        hexa = _kernel("search.hexa")
         _notify(hexa.solve_many, "the 16x16 batch kernel")
         hexa.solve_many(
             values, hexa.DEFAULT_RULES, hexa.DEFAULT_BRANCHING, limit, node_limit,
             solutions, counts, nodes, guesses, exhausted,
         )  # fmt: skip
     else:
-        general_batch = _kernel("general_batch")
+        general_batch = _kernel("search.general_batch")
         if template is None:
             geometry, variant = shape.geometry, plain_variant(shape.cells, shape.size)
         else:
@@ -614,37 +614,37 @@ def cpus() -> int:
 def logic_kernels() -> SimpleNamespace:
     """The human-style solver's kernels: ``core`` (the candidate grid's state and the step
     record) and ``solver`` (find a step of a technique, take the next step, rate)."""
-    return SimpleNamespace(core=_kernel("logic_core"), solver=_kernel("logic"))
+    return SimpleNamespace(core=_kernel("hodoku.core"), solver=_kernel("hodoku.solver"))
 
 
 @functools.lru_cache(maxsize=None)
 def se_kernels() -> SimpleNamespace:
     """Sudoku Explainer's rating kernels (9x9): ``core`` (the grid and the hint record),
     ``chains`` (the chain workspace) and ``rate`` (a step, the rating loop)."""
-    rate = _kernel("se")
+    rate = _kernel("se.rate")
     _notify(rate.rate, "the Sudoku Explainer kernels", takes="one or two minutes")
-    return SimpleNamespace(core=_kernel("se_core"), chains=_kernel("se_chains"), rate=rate)
+    return SimpleNamespace(core=_kernel("se.core"), chains=_kernel("se.chains"), rate=rate)
 
 
 def se_nested_kernel() -> Any:
-    """Sudoku Explainer's nested forcing chains (``kernels/se_nested.py``), compiled apart from
+    """Sudoku Explainer's nested forcing chains (``kernels/se/nested.py``), compiled apart from
     the other SE kernels: only puzzles rated 9.5 and more reach them, and they compile in minutes."""
-    nested = _kernel("se_nested")
+    nested = _kernel("se.nested")
     _notify(nested.nested_step, "Sudoku Explainer's nested forcing chains", takes="several minutes")
     return nested
 
 
 def canon_kernel() -> Any:
-    """The canonical-form kernel (``kernels/canon.py``), loaded on first use."""
-    canon = _kernel("canon")
+    """The canonical-form kernel (``kernels/search/canon.py``), loaded on first use."""
+    canon = _kernel("search.canon")
     _notify(canon.minlex, "the canonical-form kernel")
     return canon
 
 
 def generation_kernel(shape: Shape) -> tuple[Any, int]:
-    """The generation kernels (``kernels/generate.py``) and the ``carve`` kind for ``shape``:
+    """The generation kernels (``kernels/search/generate.py``) and the ``carve`` kind for ``shape``:
     the classic kernel proves uniqueness on 9x9 boards, the general kernel elsewhere."""
-    generate = _kernel("generate")
+    generate = _kernel("search.generate")
     _notify(generate.carve, "the generation kernels")
     kind = generate.CLASSIC if shape_kernel(shape) == "classic" else generate.GENERAL
     return generate, kind
@@ -656,7 +656,7 @@ def generation_kernel(shape: Shape) -> tuple[Any, int]:
 def variant_of(board: Board, runs: bool = True) -> tuple[Geometry, tuple[np.ndarray, ...]]:
     """The general kernel's view of ``board``'s rules: the houses it searches (the board's,
     and every cage of ``n`` cells, which is a house) and the ``variant`` tuple of
-    ``kernels/cages.py`` (starting candidates, cage tables; the rule of 45 over runs of rows
+    ``kernels/search/cages.py`` (starting candidates, cage tables; the rule of 45 over runs of rows
     and columns too where ``runs``)."""
     shape = board.shape
     if not board.cages:

@@ -1,6 +1,6 @@
 """Generating puzzles: unique, minimal, symmetric, at a chosen difficulty, for every shape.
 
-A puzzle is made in three steps, the first two compiled (``kernels/generate.py``):
+A puzzle is made in three steps, the first two compiled (``kernels/search/generate.py``):
 
 1. *A full grid*: a randomized depth-first search on an empty board (the cell with the fewest
    values left, ties drawn at random; its values in a random order; from 17x17 up the general
@@ -71,6 +71,10 @@ MIX_CAP = 1024
 #: nodes a uniqueness search may take in the carving kernel (off 9x9) before the step goes
 #: to ``solver.count``, whose engine learns clauses on hard big boards
 CHECK_NODES = 20_000
+#: under a time limit, a carve call hands back after about this many search nodes x cells
+#: (a node costs about its board's cells; 25x25: 800 nodes, a small part of a second, where a
+#: whole carve takes a minute or more), and a search longer than that is settled in Python
+SLICE_WORK = 500_000
 
 
 class GenerationError(RuntimeError):
@@ -127,12 +131,7 @@ def _shape_of(shape: Shape | str | int) -> Shape:
         return shape
     if isinstance(shape, (int, np.integer)):
         return Shape.for_size(int(shape))
-    text = str(shape).strip().lower()
-    if "x" in text:
-        left, right = text.split("x", 1)
-        if left == right:  # "9x9" names a board, "2x3" a box
-            return Shape.for_size(int(left))
-    return Shape.parse(text)
+    return Shape.parse(str(shape))
 
 
 def _levels_of(level: Any) -> frozenset[Level] | None:
@@ -162,7 +161,10 @@ def _score_of(score: Any) -> tuple[int | None, int | None] | None:
         return None
     if isinstance(score, str):
         low, _, high = score.partition("-")
-        score = (int(low) if low.strip() else None, int(high) if high.strip() else None)
+        try:
+            score = (int(low) if low.strip() else None, int(high) if high.strip() else None)
+        except ValueError:
+            raise ValueError(f"score must be 'LOW-HIGH', 'LOW-' or '-HIGH' (HoDoKu's score), not {score!r}") from None
     try:
         low, high = score
     except (TypeError, ValueError):
@@ -255,11 +257,14 @@ def _permutations(rng: np.random.Generator, count: int, groups: int, width: int)
     return (order[:, :, None] * width + inner).reshape(count, groups * width)
 
 
-def _random_grids(rng: np.random.Generator, shape: Shape, count: int, mixing: int = 0, transform: bool = True) -> np.ndarray:
+def _random_grids(
+    rng: np.random.Generator, shape: Shape, count: int, mixing: int = 0, transform: bool = True,
+    deadline: float | None = None,
+) -> np.ndarray | None:
     """``count`` full grids, ``(count, cells)`` uint8: drawn by the kernel's randomized
     search (see the module's docstring), then, with ``transform``, each moved by a random
     relabelling and a random permutation of bands, stacks, rows and columns, then ``mixing``
-    Gibbs moves (``kernels.generate.mix``)."""
+    Gibbs moves (``kernels.search.generate.mix``). None if the ``deadline`` passes first."""
     n, h, w = shape.size, shape.box_height, shape.box_width
     kernel, _ = engines.generation_kernel(shape)
     geometry = shape.geometry
@@ -267,6 +272,8 @@ def _random_grids(rng: np.random.Generator, shape: Shape, count: int, mixing: in
     raw = np.zeros((count, shape.cells), dtype=np.uint8)
     done = np.zeros(count, dtype=np.bool_)
     while not done.all():  # a search that ran out of nodes draws again with another seed
+        if deadline is not None and time.perf_counter() >= deadline:
+            return None
         left = np.flatnonzero(~done)
         part = np.zeros((len(left), shape.cells), dtype=np.uint8)
         ok = np.zeros(len(left), dtype=np.bool_)
@@ -299,7 +306,9 @@ def full_grids(count: int = 1, *, shape: Shape | str | int = "9x9", mixing: int 
     board_shape = _shape_of(shape)
     rng = np.random.default_rng(seed)
     symbols = Board.empty(board_shape).symbols
-    return [Board._trusted(row, board_shape, symbols) for row in _random_grids(rng, board_shape, count, _mixing(mixing))]
+    grids = _random_grids(rng, board_shape, count, _mixing(mixing))
+    assert grids is not None  # no deadline
+    return [Board._trusted(row, board_shape, symbols) for row in grids]
 
 
 def _mixing(mixing: Any) -> int:
@@ -308,16 +317,21 @@ def _mixing(mixing: Any) -> int:
     return int(mixing)
 
 
-def _draw_round(request: _Request, index: int) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
+def _draw_round(
+    request: _Request, index: int, deadline: float | None = None
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
     """Round ``index``: carve its puzzles. Returns the ``(puzzle, solution)`` pairs that meet
-    the carving targets (unique, minimal, clues), and the givens of every puzzle carved."""
+    the carving targets (unique, minimal, clues), and the givens of every puzzle carved (none
+    when the ``deadline``, a ``time.perf_counter()`` reading, passed before the carve ended)."""
     shape = request.shape
     size = _round_size(shape, index)
     rng = np.random.default_rng([request.entropy, index])
     kernel, kind = engines.generation_kernel(shape)
     geometry = shape.geometry
     full = np.uint64((1 << shape.size) - 1)
-    grids = _random_grids(rng, shape, size, request.mixing)
+    grids = _random_grids(rng, shape, size, request.mixing, deadline=deadline)
+    if grids is None:
+        return [], np.zeros(0, dtype=np.int64)
     n_orbits = len(request.orbit_start) - 1
     order = rng.permuted(np.tile(np.arange(n_orbits, dtype=np.int64), (size, 1)), axis=1)
     target = 0 if request.minimal or request.clues is None else request.clues
@@ -326,17 +340,26 @@ def _draw_round(request: _Request, index: int) -> tuple[list[tuple[np.ndarray, n
     nodes = np.zeros(size, dtype=np.int64)
     resume = np.zeros(size, dtype=np.int64)
     check_cells = request.strict and n_orbits < shape.cells
+    slice_nodes = 0 if deadline is None else max(100, SLICE_WORK // shape.cells)
+    search_nodes = CHECK_NODES if deadline is None else min(CHECK_NODES, slice_nodes)
     while True:
         kernel.carve(
             kind, grids, geometry.houses, geometry.cell_houses, full, request.orbit_start,
-            request.orbit_cells, order, target, check_cells, CHECK_NODES, resume, puzzles,
-            flags, nodes,
+            request.orbit_cells, order, target, check_cells, search_nodes, slice_nodes, resume,
+            puzzles, flags, nodes,
         )  # fmt: skip
         paused = np.flatnonzero(resume >= 0)
         if not len(paused):
             break
+        if deadline is not None and time.perf_counter() >= deadline:
+            return [], np.zeros(0, dtype=np.int64)
         for k in paused.tolist():
-            go_on = _settle(request, kernel, order[k], int(resume[k]), puzzles[k], flags, k)
+            if flags[k] & kernel.SLICED:
+                flags[k] &= ~kernel.SLICED  # its slice ended: on from resume[k]
+                continue
+            go_on = _settle(request, kernel, order[k], int(resume[k]), puzzles[k], flags, k, deadline)
+            if go_on is None:
+                return [], np.zeros(0, dtype=np.int64)
             resume[k] = resume[k] + 1 if go_on else -1
     givens = np.count_nonzero(puzzles, axis=1)
     kept = []
@@ -354,11 +377,12 @@ def _draw_round(request: _Request, index: int) -> tuple[list[tuple[np.ndarray, n
 
 
 def _settle(request: _Request, kernel: Any, order: np.ndarray, step: int, puzzle: np.ndarray,
-            flags: np.ndarray, k: int) -> bool:
+            flags: np.ndarray, k: int, deadline: float | None = None) -> bool | None:
     """Carving step ``step`` of one grid, whose uniqueness search ran past the kernel's node
     budget: asked again of ``solver.count``, whose engine hands hard big boards to clause
     learning. Takes the cells out for good, or (a given that could go alone, in the check
-    after the pass) clears the puzzle's MINIMAL flag. Returns whether carving goes on."""
+    after the pass) clears the puzzle's MINIMAL flag. Returns whether carving goes on; None
+    when the ``deadline`` passed first."""
     n_orbits = len(request.orbit_start) - 1
     if step < n_orbits:
         orbit = int(order[step])
@@ -368,7 +392,11 @@ def _settle(request: _Request, kernel: Any, order: np.ndarray, step: int, puzzle
     trial = puzzle.copy()
     trial[cells] = 0
     board = Board._trusted(trial, request.shape, Board.empty(request.shape).symbols)
-    if solver.count(board, 2).status is not SolveStatus.SOLVED:
+    left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+    status = solver.count(board, 2, time_limit=left).status
+    if status is SolveStatus.UNKNOWN:
+        return None
+    if status is not SolveStatus.SOLVED:
         return True  # several solutions: the cells stay
     if step < n_orbits:
         puzzle[cells] = 0
@@ -377,10 +405,12 @@ def _settle(request: _Request, kernel: Any, order: np.ndarray, step: int, puzzle
     return False
 
 
-def _round(request: _Request, index: int) -> tuple[list[Board], int, np.ndarray, list[tuple[str, int]]]:
+def _round(
+    request: _Request, index: int, deadline: float | None = None
+) -> tuple[list[Board], int, np.ndarray, list[tuple[str, int]]]:
     """Round ``index`` in full: the puzzles that meet every target, how many were carved, the
     givens of each, and the (level, score) of each one rated."""
-    kept, givens = _draw_round(request, index)
+    kept, givens = _draw_round(request, index, deadline)
     shape = request.shape
     symbols = Board.empty(shape).symbols
     rated: list[tuple[str, int]] = []
@@ -453,13 +483,14 @@ def _stream(request: _Request, count: int | None, per_puzzle: int, time_limit: f
         while count is None or len(made) < count:
             if pool is not None:
                 while len(pending) < 2 * threads:
-                    pending.append(pool.submit(_round, request, next(rounds)))
+                    pending.append(pool.submit(_round, request, next(rounds), deadline))
                 boards, carved, givens, rated = pending.popleft().result()
             else:
-                boards, carved, givens, rated = _round(request, next(rounds))
+                boards, carved, givens, rated = _round(request, next(rounds), deadline)
             tally.attempts += carved
-            low = int(givens.min())
-            tally.fewest = low if tally.fewest is None else min(tally.fewest, low)
+            if len(givens):
+                low = int(givens.min())
+                tally.fewest = low if tally.fewest is None else min(tally.fewest, low)
             for name, value in rated:
                 tally.levels[name] = tally.levels.get(name, 0) + 1
                 tally.scores.append(value)

@@ -3,7 +3,7 @@
 Each cell has an integer weight; a completion scores the sum of weight x value over all cells
 (givens included). :func:`maximize` and :func:`minimize` find a completion with the best
 score and prove that none is better, by branch and bound in a compiled kernel
-(``kernels/optimize.py``). Seed 003 (NOIP 2009 "target sudoku") is ``maximize(board,
+(``kernels/search/optimize.py``). Seed 003 (NOIP 2009 "target sudoku") is ``maximize(board,
 "target")``.
 
 Weights are an ``n x n`` matrix of integers (list of lists or numpy array) or the name of a
@@ -31,7 +31,7 @@ import numpy as np
 from . import engines
 from .board import Board, as_board
 from .errors import FormatError, quote
-from .kernels import protocol as P
+from .kernels.search import protocol as P
 from .results import UNLIMITED, Limits, OptimumResult, Sense, limits, status_of
 from .shape import Shape
 

@@ -89,19 +89,28 @@ class Shape:
 
     @classmethod
     def parse(cls, text: str) -> Shape:
-        """Read ``"3x3"``, ``"2x3"`` (box height x width) or a plain board size ``"9"``."""
+        """Read a board ``"9x9"`` (``"NxN"``, its usual boxes), a box ``"2x3"`` (height x width,
+        two different numbers) or a board size ``"9"``: one meaning in every command. Square
+        boxes need no name of their own: each is the usual box of its board (``"9"``, ``"9x9"``)."""
         cleaned = text.strip().lower()
         try:
             if "x" in cleaned:
                 height, width = (int(part) for part in cleaned.split("x"))
-                return cls(height, width)
-            return cls.for_size(int(cleaned))
-        except ValueError as error:
-            if "box" in str(error) or "size" in str(error):
-                raise
+                if height != width:
+                    return cls(height, width)
+                size = height
+            else:
+                size = int(cleaned)
+        except ValueError:
             raise ValueError(
-                f"expected a box shape such as '3x3' or '2x3', or a board size such as '9': {text!r}"
+                f"expected a board such as '9x9' or '9', or a box shape such as '2x3': {text!r}"
             ) from None
+        if not 2 <= size <= MAX_SIZE:
+            raise ValueError(f"board size must be 4 to {MAX_SIZE}, not {size}")
+        if cls.for_size_or_none(size) is None:
+            hint = f"; for {size}x{size} boxes say '{size * size}'" if size * size <= MAX_SIZE else ""
+            raise ValueError(f"a {size}x{size} board has no box shape ({size} is prime){hint}")
+        return cls.for_size(size)
 
     # -- geometry ---------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 from . import engines
 from .board import Board, as_board
-from .kernels import protocol as P
+from .kernels.search import protocol as P
 from .results import Limits, SolveResult, limits, solve_result
 from .shape import Shape
 

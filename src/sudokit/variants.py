@@ -1,4 +1,4 @@
-"""A board's variant rules as the general kernel's tables (``kernels/cages.py``): the cages,
+"""A board's variant rules as the general kernel's tables (``kernels/search/cages.py``): the cages,
 each cage's combinations, and the sums the houses imply (the killer player's "rule of 45"),
 worked out once per layout and cached. Pure data over :mod:`sudokit.shape`: no kernel is
 loaded here."""
@@ -13,7 +13,7 @@ from .shape import Cage, Geometry, _combinations
 
 #: a cage with more combinations than this is checked against bounds on its sum
 MOST_COMBOS = 4096
-#: cage modes, as ``kernels/cages.py`` numbers them (kept here so that no search loads numba
+#: cage modes, as ``kernels/search/cages.py`` numbers them (kept here so that no search loads numba
 #: before it runs)
 WITH_COMBOS, NO_SUM, BOUNDS, SUM_ONLY = 0, 1, 2, 3
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import engines
 from ..board import Board
-from ..kernels import protocol as P
+from ..kernels.search import protocol as P
 from ..formats import NOT_A_SYMBOL, value_table
 from ..results import BatchResult, Limits
 from ..shape import Shape

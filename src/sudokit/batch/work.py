@@ -14,7 +14,7 @@ from ..errors import FormatError
 from ..formats import line as line_format
 from ..formats import value_table
 from ..logic import rate_batch
-from ..kernels import protocol as P
+from ..kernels.search import protocol as P
 from ..results import ERROR, STATUSES, Limits, status_codes, status_of
 from ..shape import Shape
 from .arrays import solve_batch

@@ -64,8 +64,8 @@ def input_options(command: Callable) -> Callable:
         click.option(
             "--shape",
             callback=parse_shape,
-            metavar="HxW|N",
-            help="Box shape such as 2x3, or board size (default: from the input).",
+            metavar="NxN|HxW|N",
+            help="Board (9x9), box shape (2x3: 2 rows by 3 columns) or board size (6) (default: from the input).",
         ),
         click.option(
             "--symbols",
@@ -185,22 +185,23 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def boards(
-    files: Iterable[str], input_format, shape, symbols, tally: Tally, out: IO[str], block: bool = True
+    files: Iterable[str], input_format, shape, symbols, tally: Tally, out: IO[str], written_as: str | None = None
 ) -> Iterator[tuple[str, Record, Board]]:
     """(source name, record, board) for every record that is a board; the malformed ones
     reported on the way, as :func:`board_of` does."""
     for source, record in records(files, input_format, shape, symbols):
-        board = board_of(record, tally, out, block)
+        board = board_of(record, tally, out, written_as)
         if board is not None:
             yield source, record, board
 
 
-def board_of(record: Record, tally: Tally, out: IO[str], block: bool = True) -> Board | None:
+def board_of(record: Record, tally: Tally, out: IO[str], written_as: str | None = None) -> Board | None:
     """The record's board; None for a malformed record, reported (marker on stdout, message
-    on stderr)."""
+    on stderr). ``written_as``: the format the command writes its records in (a marker in a
+    block format ends with the blank line that ends a record), by default the record's own."""
     if record.board is not None:
         return record.board
     tally.add("error")
     warn(str(record.error))
-    out.write(marker(record.format if block else "line", "error"))
+    out.write(marker(written_as or record.format, "error"))
     return None

@@ -38,8 +38,9 @@ def solve(files, input_format, shape, symbols, time_limit, node_limit, unique, o
     limits = Limits(2 if unique else 1, time_limit, node_limit)
     tally = Tally()
     out = sys.stdout
+    written_as = "pretty" if pretty else output_format
     with interruptible():
-        for source, record, board in boards(files, input_format, shape, symbols, tally, out):
+        for source, record, board in boards(files, input_format, shape, symbols, tally, out, written_as):
             result = search(board, limits)
             tally.add(result.status.value)
             if stats:
@@ -51,7 +52,7 @@ def solve(files, input_format, shape, symbols, time_limit, node_limit, unique, o
                 else:
                     out.write(format_board(result.board, output_format or record.format))
             else:
-                _unsolved(result, source, record, out, output_format)
+                _unsolved(result, source, record, out, written_as)
             out.flush()
     sys.exit(tally.exit_code)
 
@@ -68,7 +69,7 @@ def count(files, input_format, shape, symbols, time_limit, node_limit, limit) ->
     tally = Tally(counting=True)
     out = sys.stdout
     with interruptible():
-        for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
+        for source, record, board in boards(files, input_format, shape, symbols, tally, out, "line"):
             result = search(board, limits)
             if result.count_known:
                 tally.add("solved")
@@ -129,7 +130,7 @@ def _optimize_records(sense, files, input_format, shape, symbols, time_limit, no
     tally = Tally()
     out = sys.stdout
     with interruptible():
-        for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
+        for source, record, board in boards(files, input_format, shape, symbols, tally, out, "line"):
             size = board.size
             if weights_file is not None and len(weights) != size:
                 tally.add("error")
@@ -164,7 +165,7 @@ def _optimize_records(sense, files, input_format, shape, symbols, time_limit, no
 @click.option("--rate", is_flag=True, help="Add level and score (HoDoKu's scale) and, for 9x9, er, ep, ed and se_status (Sudoku Explainer's, within the record's budget, else a few seconds' work) to each record with exactly one solution.")
 @click.option("--format", "input_format", type=click.Choice(FORMATS + ("csv", "tsv", "parquet")), help="Input format (default: from the extension, else detected).")
 @click.option("--column", metavar="NAME", help="CSV/Parquet column of puzzles (default: the first that holds puzzles).")
-@click.option("--shape", callback=parse_shape, metavar="HxW|N", help="Box shape such as 2x3, or board size (default: from the input).")
+@click.option("--shape", callback=parse_shape, metavar="NxN|HxW|N", help="Board (9x9), box shape (2x3: 2 rows by 3 columns) or board size (6) (default: from the input).")
 @click.option("--symbols", callback=check_symbols, metavar="CHARS", help="The symbols of values 1..n (default: inferred).")
 @click.option("--to", "output_format", type=click.Choice(["ndjson", "csv", "parquet"]), help="Output format (default: from the extension of -o).")
 @click.option("--workers", type=click.IntRange(min=1), envvar="SUDOKIT_WORKERS", help="Worker processes (default: $SUDOKIT_WORKERS, else every CPU).")

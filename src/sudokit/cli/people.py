@@ -20,6 +20,7 @@ from ..formats import FORMATS, format_board
 from ..generator import DEFAULT_ATTEMPTS, SYMMETRIES, GenerationError
 from ..generator import generate_iter as make_puzzles
 from ..results import ExitCode, SolveStatus, Tally
+from ..shape import Shape
 from .base import (
     MARKERS, boards, check_symbols, cli, interruptible, marker, parse_shape, warn, where,
 )
@@ -33,7 +34,7 @@ def _human_options(command: Callable) -> Callable:
     options = [
         click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, allow_dash=True)),
         click.option("--format", "input_format", type=click.Choice(FORMATS), help="Input format (default: detected from the first puzzle)."),
-        click.option("--shape", callback=parse_shape, metavar="HxW|N", help="Box shape such as 2x3, or board size (default: from the input)."),
+        click.option("--shape", callback=parse_shape, metavar="NxN|HxW|N", help="Board (9x9), box shape (2x3: 2 rows by 3 columns) or board size (6) (default: from the input)."),
         click.option("--symbols", callback=check_symbols, metavar="CHARS", help="The symbols of values 1..n (default: inferred)."),
     ]
     for option in reversed(options):
@@ -93,7 +94,7 @@ def rate(files, input_format, shape, symbols, scale, time_limit, node_limit, out
     if output == "tsv":
         out.write("puzzle\tlevel\tscore\n" if scale == "hodoku" else "puzzle\ter\tep\ted\tstatus\n")
     with interruptible():
-        for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
+        for source, record, board in boards(files, input_format, shape, symbols, tally, out, "line"):
             if scale == "se" and not logic.se.supported(board):
                 _refused(source, record, NOT_SE, tally, out)
                 continue
@@ -141,7 +142,7 @@ def explain(files, input_format, shape, symbols, scale, time_limit, node_limit, 
     tally = Tally()
     out = sys.stdout
     with interruptible():
-        for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
+        for source, record, board in boards(files, input_format, shape, symbols, tally, out, "line"):
             if scale == "se":
                 if not logic.se.supported(board):
                     _refused(source, record, NOT_SE, tally, out)
@@ -184,7 +185,7 @@ def hint(files, input_format, shape, symbols) -> None:
     tally = Tally()
     out = sys.stdout
     with interruptible():
-        for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
+        for source, record, board in boards(files, input_format, shape, symbols, tally, out, "line"):
             try:
                 step = logic.hint(board)
             except logic.NotUnique as error:
@@ -252,7 +253,7 @@ def _parse_score(ctx, param, value: str | None):
 @click.option("-n", "--count", type=click.IntRange(min=0), default=1, show_default=True,
               help="How many puzzles (0: a stream without end, until Ctrl-C or --time-limit).")
 @click.option("--shape", "board_shape", default="9x9", show_default=True, metavar="NxN|HxW|N",
-              help="Board (9x9, 16x16), box shape (2x3) or board size (6).")
+              help="Board (9x9, 16x16), box shape (2x3: 2 rows by 3 columns) or board size (6).")
 @click.option("--symmetry", type=click.Choice(SYMMETRIES), default="none", show_default=True,
               help="Symmetry of the pattern of givens.")
 @click.option("--clues", type=click.IntRange(min=1), metavar="N", help="At most N givens.")
@@ -287,6 +288,11 @@ def generate(count, board_shape, symmetry, clues, minimal, strict_minimal, mixin
         raise click.UsageError(str(error)) from None
     if strict_minimal and not minimal:
         raise click.UsageError("--strict-minimal and --not-minimal contradict each other")
+    made_shape = Shape.parse(board_shape)
+    if made_shape != Shape.for_size_or_none(made_shape.size) and output_format != "json":
+        # the other formats cannot carry a box shape the size does not have by default
+        warn(f"sudokit: these are {made_shape.name}; read them back with --shape {made_shape.box_height}x{made_shape.box_width} "
+             f"(--to json writes the boxes into each record)")
     try:
         out = click.open_file(output or "-", "w")
     except OSError as error:
@@ -335,7 +341,7 @@ def canon(files, input_format, shape, symbols) -> None:
     tally = Tally()
     out = sys.stdout
     with interruptible():
-        for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
+        for source, record, board in boards(files, input_format, shape, symbols, tally, out, "line"):
             try:
                 line = canonical(board)
             except ValueError as error:  # not 9x9, a variant's rules, or givens that repeat
@@ -350,7 +356,7 @@ def canon(files, input_format, shape, symbols) -> None:
 
 @cli.command()
 @_human_options
-@click.option("--seed", type=int, help="Seed of the random moves (default: fresh each run); the same seed prints the same boards.")
+@click.option("--seed", type=click.IntRange(min=0), help="Seed of the random moves (default: fresh each run); the same seed prints the same boards.")
 def shuffle(files, input_format, shape, symbols, seed) -> None:
     """A random equivalent of every puzzle, in the input's format: bands, rows in a band,
     stacks and columns in a stack reordered, transposed (square boxes) and values renamed, each

@@ -85,17 +85,15 @@ def scan(
     characters that are not UTF-8 become errors of the records holding them.
     """
     numbered = _clean(lines)
-    head: list[Numbered] = []  # the lines read ahead to detect the format, up to the second row
+    head: list[Numbered] = []  # the lines read ahead to detect the format, up to the third row
     for item in numbered:
         head.append(item)
-        if sum(1 for _, text in head if text.strip()) == 2:
+        if sum(1 for _, text in head if text.strip()) == 3:
             break
-    meaningful = [text for _, text in head if text.strip()]
-    if not meaningful:
+    meaningful = [text for _, text in head if text.strip()] + [None, None]
+    if meaningful[0] is None:
         return
-    chosen = format or detect(
-        meaningful[0], shape=shape, symbols=symbols, next_line=meaningful[1] if len(meaningful) > 1 else None
-    )
+    chosen = format or detect(meaningful[0], shape=shape, symbols=symbols, next_line=meaningful[1], third_line=meaningful[2])
     if chosen not in FORMATS:
         raise ValueError(f"unknown format {chosen!r}; choose one of {', '.join(FORMATS)}")
     stream = _prepend(head, numbered)
@@ -115,7 +113,17 @@ def scan_text(text: str | bytes, **options) -> list[Scanned]:
     """:func:`scan` over a whole text."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "surrogateescape")
-    return list(scan(text.splitlines(), **options))
+    return list(scan(text_lines(text), **options))
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of a whole text, split where a file read line by line splits it: at ``\\n``
+    only, not at every break ``str.splitlines`` knows (a NEL or a form feed inside a Sukaku is
+    whitespace, as the record's reader takes it; a ``\\r`` before the ``\\n`` goes later)."""
+    lines = text.split("\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    return lines
 
 
 def parse_one(
@@ -190,13 +198,43 @@ def detect(
     shape: Shape | None = None,
     symbols: str | None = None,
     next_line: str | None = None,
+    third_line: str | None = None,
 ) -> str:
-    """The format of a stream, judged from its first meaningful line and the one after it.
+    """The format of a stream, judged from its first meaningful lines.
 
     A line of ``n*n`` region labels in ``n`` connected pieces is a jigsaw layout (no board
     with a solution looks so); a line of ``n*n`` symbols that reads as a board is a board;
     otherwise a line of ``n`` symbols followed by another of the same width starts a grid.
+    One garbled first line does not decide for the whole input: where the second line reads
+    as a board line of its own, or the first reads as nothing and the second starts a block
+    of rows, the second line's format is the stream's.
     """
+    chosen = _detect_one(first_line, shape, symbols, next_line)
+    if next_line is None:
+        return chosen
+    if chosen in LINE_FORMATS and _reads_as(first_line, chosen, shape, symbols):
+        return chosen
+    following = _detect_one(next_line, shape, symbols, third_line)
+    if chosen not in LINE_FORMATS and chosen != "leetcode":  # a block: unless row 2 is a board
+        if following in LINE_FORMATS and _reads_as(next_line, following, shape, symbols):
+            return following
+        return chosen
+    if chosen == "line" and following in ("grid", "ints", "candidates", "pretty"):
+        return following
+    return chosen
+
+
+def _reads_as(text: str, format: str, shape: Shape | None, symbols: str | None) -> bool:
+    """Whether one line reads as a record of a one-line format."""
+    try:
+        _LINE_PARSERS[format](text, shape, symbols)
+    except (FormatError, ValueError):
+        return False
+    return True
+
+
+def _detect_one(first_line: str, shape: Shape | None, symbols: str | None, next_line: str | None) -> str:
+    """The format that one line, and the one after it, suggest."""
     text = first_line.strip()
     if any(is_binary(char) for char in text):
         return "line"  # every line then reports its own binary bytes
@@ -210,10 +248,11 @@ def detect(
         return "variant"
     if variant.looks_like_layout(text):
         return "layout"
-    if grid.is_separator(text):
+    if grid.is_separator(text) or marks.is_separator(text):  # HoDoKu's border is .---.---.
         if next_line is not None and marks.looks_like(next_line):
             return "candidates"
-        return "pretty"
+        if grid.is_separator(text):
+            return "pretty"
     fields = ints.tokens(text)
     if len(fields) > 1 and all(field.isdigit() for field, _ in fields):
         count = len(fields)
@@ -281,9 +320,11 @@ def _read_lines(
         if not text.strip():
             continue
         try:
-            yield number, 1, text, parse(text, shape, symbols, line=number), None
-        except FormatError as error:
-            yield number, 1, text, None, error
+            data = parse(text, shape, symbols, line=number)
+        except Exception as error:
+            yield number, 1, text, None, _record_error(error, number)
+        else:
+            yield number, 1, text, data, None
 
 
 def _read_blocks(
@@ -303,9 +344,16 @@ def _read_blocks(
                 board = marks.parse_rows(rows, shape, symbols, end_line=end_line)
             else:
                 board = grid.parse_rows(rows, shape, symbols, end_line=end_line)
-        except FormatError as error:
-            return rows[0][0], 1, text, None, error
+        except Exception as error:
+            return rows[0][0], 1, text, None, _record_error(error, rows[0][0])
         return rows[0][0], 1, text, board, None
+
+    def width(number: int, text: str) -> int:
+        if format == "ints":
+            return len(ints.tokens(text))
+        if format == "candidates":
+            return len(marks.tokens(text, number))
+        return grid.size_of_row(text, number)
 
     last = 0
     for number, text in stream:
@@ -317,19 +365,25 @@ def _read_blocks(
             continue
         if format != "ints" and (grid.is_separator(text) or (format == "candidates" and marks.is_separator(text))):
             continue
-        if not rows and shape is None:
-            if format == "ints":
-                size = len(ints.tokens(text))
-            elif format == "candidates":
-                size = len(marks.tokens(text, number))
-            else:
-                size = grid.size_of_row(text, number)
         rows.append((number, text))
-        if size is not None and len(rows) >= size:
+        if shape is None and len(rows) in (1, 3):
+            # a record has as many rows as its rows have cells: the width two of its first three
+            # rows share, so that one garbled row (a stray symbol) does not misalign the rest
+            widths = [width(*row) for row in rows]
+            size = widths[1] if len(widths) == 3 and widths[1] == widths[2] != widths[0] else widths[0]
+        if size is not None and len(rows) >= size and (shape is not None or len(rows) >= 3):
             yield finish(number + 1)
             rows = []
     if rows:
         yield finish(last + 1)
+
+
+def _record_error(error: Exception, line: int) -> FormatError:
+    """A reader's error as the record's: a FormatError as it is; anything else is a bug of the
+    reader, said so, still one record's error rather than the end of the input."""
+    if isinstance(error, FormatError):
+        return error
+    return FormatError(f"internal error reading this record ({type(error).__name__}: {error}); please report it", line=line, column=1)
 
 
 def _read_leetcode(
@@ -364,5 +418,6 @@ __all__ = [
     "positions",
     "scan",
     "scan_text",
+    "text_lines",
     "value_table",
 ]

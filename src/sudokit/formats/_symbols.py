@@ -33,7 +33,7 @@ def describe_char(char: str) -> str:
 def is_binary(char: str) -> bool:
     """A character no text format holds: a control character or a byte that was not UTF-8."""
     code = ord(char)
-    return code < 0x20 and char not in "\t\n\r" or code == 0x7F or 0xDC80 <= code <= 0xDCFF
+    return code < 0x20 and char not in "\t\n\r\x0b\x0c" or code == 0x7F or 0xDC80 <= code <= 0xDCFF
 
 
 def refuse_binary(items: Sequence[Located]) -> None:
@@ -57,11 +57,8 @@ def to_values(
         if alphabet is None:
             raise _no_alphabet(items, size)
     else:
-        try:
-            alphabet = alphabets.check(symbols, size)
-        except ValueError as error:
-            _, line, column = items[0]
-            raise FormatError(f"--symbols: {error}", line=line, column=column) from None
+        _, line, column = items[0]
+        alphabet = user_alphabet(symbols, size, line, column)
     lookup = {char: value for value, char in enumerate(alphabet, start=1)}
     for blank in alphabets.BLANKS + alphabets.ZERO:
         lookup.setdefault(blank, 0)
@@ -72,6 +69,15 @@ def to_values(
             raise _bad_symbol(char, line, column, alphabet)
         values[index] = value
     return values, alphabet
+
+
+def user_alphabet(symbols: str, size: int, line: int, column: int) -> str:
+    """The alphabet the user gave (``--symbols``) for a board of ``size`` values; one that
+    cannot write it is an error of the record at ``line`` and ``column``."""
+    try:
+        return alphabets.check(symbols, size)
+    except ValueError as error:
+        raise FormatError(f"--symbols: {error}", line=line, column=column) from None
 
 
 def plain_values(text: str, size: int, symbols: str | None) -> tuple[np.ndarray, str] | None:

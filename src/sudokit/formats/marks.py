@@ -24,7 +24,7 @@ from .. import symbols as alphabets
 from ..errors import FormatError, quote
 from ..shape import Shape
 from ._data import BoardData, BoardLike, Position
-from ._symbols import block_shape, describe_char, refuse_binary
+from ._symbols import block_shape, describe_char, refuse_binary, user_alphabet
 from .grid import RULE_CHARS
 
 #: one cell of a row: its text and where it starts (line, column)
@@ -78,7 +78,7 @@ def parse_rows(rows: Sequence[tuple[int, str]], shape: Shape | None, symbols: st
     if len(rows) < n:
         raise FormatError(f"a {shape.name} candidate grid needs {n} rows, found {len(rows)}", line=end_line, column=1)
     used = {char for cell, _, _ in cells for char in cell} - {"."}
-    alphabet = alphabets.check(symbols, n) if symbols else alphabets.infer(n, used)
+    alphabet = user_alphabet(symbols, n, first_number, 1) if symbols else alphabets.infer(n, used)
     if alphabet is None:
         alphabet = alphabets.default(n)
     lookup = {char: value for value, char in enumerate(alphabet)}

@@ -16,7 +16,7 @@ from .. import symbols as alphabets
 from ..errors import FormatError
 from ..shape import MAX_SIZE, Shape
 from ._data import BoardData, BoardLike, Position
-from ._symbols import describe_char, refuse_binary
+from ._symbols import describe_char, refuse_binary, user_alphabet
 
 #: line lengths of a Sukaku for a board of a usual shape: 64, 216, 512, 729, ...
 SUKAKU_LENGTHS = {size**3: size for size in range(4, MAX_SIZE + 1) if Shape.for_size_or_none(size)}
@@ -35,8 +35,9 @@ def _alphabet(size: int, symbols: str | None) -> str:
 def looks_like(text: str, shape: Shape | None = None, symbols: str | None = None) -> bool:
     """Whether one line is a Sukaku: ``n**3`` characters, each a blank or the symbol of its
     own position's value, with at least one candidate. (A board line of that length can
-    only match where its values keep to one per column, with at most ``n`` givens.)"""
-    body = text.strip()
+    only match where its values keep to one per column, with at most ``n`` givens.) Whitespace
+    inside does not count, as the reader skips it."""
+    body = "".join(text.split())
     size = _size_of(len(body), shape)
     if size is None:
         return False
@@ -74,10 +75,7 @@ def parse(text: str, shape: Shape | None = None, symbols: str | None = None, *, 
             column=column,
         )
     shape = shape or Shape.for_size(size)
-    try:
-        alphabet = _alphabet(size, symbols)
-    except ValueError as error:
-        raise FormatError(f"--symbols: {error}", line=line, column=1) from None
+    alphabet = user_alphabet(symbols, size, line, items[0][2]) if symbols else alphabets.default(size)
     blanks = set(alphabets.BLANKS) | ({alphabets.ZERO} if alphabets.ZERO not in alphabet else set())
     masks = np.zeros(size * size, dtype=np.uint64)
     for index, (char, at_line, column) in enumerate(items):

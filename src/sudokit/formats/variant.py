@@ -7,7 +7,8 @@
      "candidates": [[0, "12"], [4, "146"]]}
 
 ``givens``: ``n*n`` symbols (``.`` empty; the alphabet is inferred as in the line format);
-``size``: the board size (optional); ``boxes``: false where ``regions`` replace the boxes;
+``size``: the board size (optional); ``boxes``: false where ``regions`` replace the boxes, or the
+box shape (``"3x2"``) where it is not the size's usual one;
 ``regions``: the jigsaw layout, ``n*n`` region labels (or ``n`` lists of cells); ``diagonals``:
 ``["main", "anti"]``, either, or true for both; ``windoku``: the four (``k*k`` for a board of
 ``k**2``) extra windows; ``houses``: more cell sets that must not repeat (each ``n`` cells);
@@ -46,6 +47,7 @@ from ..shape import Cage, Geometry, Shape, jigsaw_problem
 from . import line as line_format
 from . import sukaku
 from ._data import BoardData, BoardLike, Position
+from ._symbols import user_alphabet
 
 #: JSON keys that describe a record and are not rules
 IGNORED = ("name", "source", "solution", "unique", "comment", "id")
@@ -67,6 +69,8 @@ def parse_json(text: str, shape: Shape | None = None, symbols: str | None = None
         record = json.loads(body)
     except json.JSONDecodeError as error:
         raise FormatError(f"not a JSON object: {error.msg}", line=line, column=error.colno) from None
+    except ValueError:  # an integer of more digits than Python converts (4,300)
+        raise FormatError("not a JSON object sudokit reads: a number of thousands of digits", line=line, column=1) from None
     except RecursionError:
         raise FormatError("not a JSON object: nested too deep", line=line, column=1) from None
     if not isinstance(record, dict):
@@ -75,6 +79,7 @@ def parse_json(text: str, shape: Shape | None = None, symbols: str | None = None
     for key in record:
         if key not in KEYS and key not in IGNORED:
             raise where.error(key, f"unknown key {key!r}; a variant record has {', '.join(KEYS)}")
+    shape = _box_shape(record, shape, where)
     size = _size(record, shape, where)
     givens = record.get("givens")
     if givens is None:
@@ -98,6 +103,22 @@ def parse_json(text: str, shape: Shape | None = None, symbols: str | None = None
     cages = _json_cages(record.get("cages"), n, where)
     marks = _json_candidates(record.get("candidates"), data, where)
     return BoardData(data.cells, shape, data.symbols, geometry, cages, marks)
+
+
+def _box_shape(record: dict[str, Any], shape: Shape | None, where: _Where) -> Shape | None:
+    """The board's shape where ``boxes`` names its box (``"3x2"``: boxes 3 rows tall and 2
+    wide, which a board of that size does not have by default); else ``shape``."""
+    boxes = record.get("boxes")
+    if not isinstance(boxes, str):
+        return shape
+    try:
+        height, width = (int(part) for part in boxes.lower().split("x"))
+        named = Shape(height, width)
+    except ValueError:
+        raise where.error("boxes", f"'boxes' must be true, false or a box shape such as '3x2', not {boxes!r}") from None
+    if shape is not None and shape != named:
+        raise where.error("boxes", f"'boxes' is {boxes} but --shape is {shape.name}")
+    return named
 
 
 def _size(record: dict[str, Any], shape: Shape | None, where: _Where) -> int | None:
@@ -141,6 +162,8 @@ def _json_geometry(record: dict[str, Any], shape: Shape, where: _Where) -> Geome
     n = shape.size
     regions = record.get("regions")
     boxes = record.get("boxes", regions is None)
+    if isinstance(boxes, str):  # a box shape (see _box_shape)
+        boxes = True
     if not isinstance(boxes, bool):
         raise where.error("boxes", f"'boxes' must be true or false, not {boxes!r}")
     if regions is not None and boxes:
@@ -163,7 +186,7 @@ def _json_geometry(record: dict[str, Any], shape: Shape, where: _Where) -> Geome
             main, anti = True, True
         elif diagonals is False:
             main, anti = False, False
-        elif isinstance(diagonals, list) and set(diagonals) <= {"main", "anti"}:
+        elif isinstance(diagonals, list) and all(isinstance(d, str) for d in diagonals) and set(diagonals) <= {"main", "anti"}:
             main, anti = "main" in diagonals, "anti" in diagonals
         else:
             raise where.error("diagonals", f"'diagonals' must list 'main' and/or 'anti' (or be true), not {diagonals!r}")
@@ -242,7 +265,7 @@ def _region_lists(regions: list[Any], n: int, where: _Where) -> Geometry:
 
 
 def _cell_list(value: Any, n: int, what: str, line: int, column: int) -> list[int]:
-    if not isinstance(value, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in value):
+    if not isinstance(value, list) or not all(_is_integer(c) for c in value):
         raise FormatError(f"{what}: expected a list of cell numbers (0 to {n * n - 1})", line=line, column=column)
     for cell in value:
         if not 0 <= cell < n * n:
@@ -264,7 +287,7 @@ def _json_cages(cages: Any, n: int, where: _Where) -> tuple[Cage, ...]:
             total, cells = item
         else:
             raise FormatError(f"cage {number}: expected [sum, [cells]], not {quote(json.dumps(item))}", line=where.line, column=column)
-        if total is not None and (isinstance(total, bool) or not isinstance(total, int)):
+        if total is not None and not _is_integer(total):
             raise FormatError(f"cage {number}: the sum must be an integer or null, not {total!r}", line=where.line, column=column)
         out.append(_cage(total, _cell_list(cells, n, f"cage {number}", where.line, column), n, number, where.line, column))
     return tuple(out)
@@ -305,7 +328,7 @@ def _json_candidates(candidates: Any, data: BoardData, where: _Where) -> np.ndar
             column = where.element("candidates", index)
             if per_cell:
                 cell, marks_text = index, item
-            elif isinstance(item, list) and len(item) == 2 and isinstance(item[0], int) and isinstance(item[1], str):
+            elif isinstance(item, list) and len(item) == 2 and _is_integer(item[0]) and isinstance(item[1], str):
                 cell, marks_text = item
             else:
                 raise FormatError(
@@ -338,6 +361,11 @@ def _json_candidates(candidates: Any, data: BoardData, where: _Where) -> np.ndar
                 column=column,
             )
     return masks
+
+
+def _is_integer(value: Any) -> bool:
+    """A JSON integer (Python's ``bool`` is an ``int``, JSON's ``true`` is not)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _spelled(mask: int, alphabet: str) -> str:
@@ -429,6 +457,9 @@ def format_json(board: BoardLike) -> str:
     """One JSON object on one line (no newline): the givens and every rule of the board."""
     n = board.shape.size
     record: dict[str, Any] = {"givens": line_format.format(board), "size": n}
+    shape = board.shape
+    if shape != Shape.for_size_or_none(n) and shape.box_height > 1 and shape.box_width > 1:
+        record["boxes"] = f"{shape.box_height}x{shape.box_width}"  # not the size's usual boxes
     geometry = board.geometry
     if geometry is not None:
         kinds = geometry.kinds
@@ -484,12 +515,12 @@ def parse_line(text: str, shape: Shape | None = None, symbols: str | None = None
     first, column = tokens[0]
     half = len(first) // 2
     side = math.isqrt(half)
-    glued = len(first) == 2 * half and side * side == half and math.isqrt(len(first)) ** 2 != len(first)
+    glued = len(first) == 2 * half and side >= 2 and side * side == half and math.isqrt(len(first)) ** 2 != len(first)
     if glued:  # the givens and the layout, written together
         tokens = [(first[:half], column), (first[half:], column + half)] + tokens[1:]
         first = first[:half]
     root = math.isqrt(len(first))
-    if shape is None and root * root == len(first) and root not in line_format.BOARD_LENGTHS.values() and len(tokens) > 1:
+    if shape is None and root >= 2 and root * root == len(first) and root not in line_format.BOARD_LENGTHS.values() and len(tokens) > 1:
         if len(tokens[1][0]) == len(first):
             shape = Shape(1, root)  # a prime size: the layout makes it a board
     data = line_format.parse(first, shape, symbols, line=line)
@@ -615,7 +646,7 @@ def parse_layout(text: str, shape: Shape | None = None, symbols: str | None = No
     column = text.index(body[0]) + 1
     geometry = jigsaw(body, n, column, line)
     board_shape = shape or Shape.for_size_or_none(n) or Shape(1, n)
-    alphabet = alphabets.check(symbols, n) if symbols else alphabets.default(n)
+    alphabet = user_alphabet(symbols, n, line, column) if symbols else alphabets.default(n)
     return BoardData(np.zeros(n * n, dtype=np.uint8), board_shape, alphabet, geometry)
 
 

@@ -1,5 +1,5 @@
 """The candidate grid the technique engine works on: a board, every empty cell's candidates,
-and the kernel state behind them (``kernels/logic_core.py``)."""
+and the kernel state behind them (``kernels/hodoku/core.py``)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import engines, solver
 from ..batch.arrays import solve_batch
-from ..kernels import logic_ids
+from ..kernels.hodoku import ids as technique_ids
 from ..board import Board, as_board
 from ..results import Limits, SolveStatus, limits as checked_limits
 from ..shape import Shape
@@ -26,10 +26,17 @@ from . import se
 from .grid import CandidateGrid, geometry, human_rules
 from .se import SEStep
 from .steps import Step
-from .techniques import BRUTE_FORCE, BY_ID, SOLVING_ORDER, Level, level_of
+from .techniques import BRUTE_FORCE, BY_ID, MARKS_ORDER, SOLVING_ORDER, Level, level_of
 
 #: the technique ids the solving loop tries, in order
 ORDER = np.array([technique.id for technique in SOLVING_ORDER], dtype=np.int64)
+#: the same on a board that starts from pencil marks: no deadly patterns (see MARKS_ORDER)
+ORDER_ON_MARKS = np.array([technique.id for technique in MARKS_ORDER], dtype=np.int64)
+
+
+def order_for(board: Board) -> np.ndarray:
+    """The technique ids the solving loop tries on ``board``."""
+    return ORDER if board.candidates is None else ORDER_ON_MARKS
 #: the scales ``rate`` computes: HoDoKu's, Sudoku Explainer's, or both
 SCALES = ("all", "hodoku", "se")
 
@@ -175,7 +182,7 @@ def _rate_boards(
     """The kernel's per-technique step counts and step totals for rows of givens."""
     kernels = engines.logic_kernels()
     state, step = _scratch(shape)
-    counts = np.zeros((len(puzzles), logic_ids.KINDS), dtype=np.int64)
+    counts = np.zeros((len(puzzles), technique_ids.KINDS), dtype=np.int64)
     taken = np.zeros(len(puzzles), dtype=np.int64)
     kernels.solver.rate_many(
         np.ascontiguousarray(puzzles, dtype=np.int32),
@@ -392,9 +399,10 @@ def explain(puzzle: Any, *, shape: Shape | None = None) -> Explanation:
     if unique.status is not SolveStatus.SOLVED:
         return Explanation(unique.status, board, (), board, False, rating)
     grid = CandidateGrid(board)
+    order = order_for(board)
     steps = []
     while not grid.solved:
-        step = grid.next_step(ORDER)
+        step = grid.next_step(order)
         if step is None:
             break
         steps.append(step)
@@ -420,10 +428,12 @@ def hint(
         raise NotUnique(unique.status, board)
     assert unique.board is not None
     marks = None if candidates is None else _marks(board, candidates, unique.board)
+    if marks is not None and board.candidates is not None:
+        marks &= board.candidates  # the player's marks within the puzzle's own
     grid = CandidateGrid(board, marks=marks)
     if grid.solved:
         return None
-    return grid.next_step(ORDER)
+    return grid.next_step(order_for(board))
 
 
 def _marks(board: Board, candidates: Sequence[Iterable[int]] | np.ndarray, solution: Board) -> np.ndarray:

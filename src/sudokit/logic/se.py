@@ -5,7 +5,7 @@ with the easiest step available at each moment, each step rated by its technique
 full house up to 11 and more for nested forcing chains, a chain's length adding up to a few
 tenths). ER is the hardest step of the path, EP the hardest up to the first placement, ED the
 first step's rating: three numbers with one decimal, as SE prints them. The rules, their order
-and their ratings are SukakuExplainer 1.18's defaults (``kernels/se.py`` and the ``se_*``
+and their ratings are SukakuExplainer 1.18's defaults (``kernels/se/rate.py`` and the ``se_*``
 kernels); a puzzle they cannot finish is SE's "beyond solver", 20.0.
 
 Chains can take long on the hardest puzzles, so every call takes a budget: ``time_limit``
@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import engines
 from ..board import Board
-from ..kernels import se_ids as T
+from ..kernels.se import ids as T
 from ..results import Limits, SolveStatus
 
 #: SE's rating for a board it cannot finish ("beyond solver")
@@ -187,7 +187,7 @@ class _Engine:
         return int(self.ws[13][1])
 
     def run(self, max_steps: int) -> int:
-        """Take steps as ``kernels.se.rate`` does, the nested forcing chains where its rules
+        """Take steps as ``kernels.se.rate.rate`` does, the nested forcing chains where its rules
         are stuck; the status (``rate``'s codes)."""
         rate, res = self.k.rate, self.res
         while True:

@@ -116,7 +116,7 @@ _FAMILY = {"00": "single", "01": "intersection", "02": "subset", "03": "fish"}
 
 
 def decode(step_arrays, shape: Shape, symbols: str) -> Step:
-    """A :class:`Step` from the kernel's step record (see ``kernels/logic_core.py``)."""
+    """A :class:`Step` from the kernel's step record (see ``kernels/hodoku/core.py``)."""
     hdr, elim, place, cells, fins, houses, chain, digs = step_arrays
     ne, np_, nc, nf, nh, nl = (int(hdr[k]) for k in range(1, 7))
     return Step(

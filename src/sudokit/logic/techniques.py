@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from ..kernels import logic_ids as K
+from ..kernels.hodoku import ids as K
 
 
 class Level(str, enum.Enum):
@@ -144,6 +144,19 @@ BY_ID: dict[int, Technique] = {technique.id: technique for technique in TECHNIQU
 BRUTE_FORCE = BY_ID[K.BRUTE_FORCE]
 #: the techniques the solving loop tries, in order
 SOLVING_ORDER: tuple[Technique, ...] = tuple(t for t in TECHNIQUES if t is not BRUTE_FORCE)
+#: the deadly-pattern techniques: they take the swap of two values in a rectangle of cells for a
+#: second solution, which holds where every such cell could start as either value. A board that
+#: starts from pencil marks (a Sukaku) may forbid one of them in one corner, so these are not
+#: offered there. (BUG+1 stays: swapping every bivalue cell of a BUG for its other value gives a
+#: second solution whatever the candidates started as.)
+DEADLY_PATTERNS = frozenset(
+    {
+        K.UNIQUENESS_1, K.UNIQUENESS_2, K.UNIQUENESS_3, K.UNIQUENESS_4, K.UNIQUENESS_5,
+        K.UNIQUENESS_6, K.HIDDEN_RECTANGLE, K.AVOIDABLE_RECTANGLE_1, K.AVOIDABLE_RECTANGLE_2,
+    }
+)  # fmt: skip
+#: the solving order on boards that start from pencil marks
+MARKS_ORDER: tuple[Technique, ...] = tuple(t for t in SOLVING_ORDER if t.id not in DEADLY_PATTERNS)
 BY_CODE: dict[str, Technique] = {
     code: technique for technique in SOLVING_ORDER for code in (technique.code, *technique.codes)
 }

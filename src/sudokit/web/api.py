@@ -39,9 +39,9 @@ from .messages import (
     candidates_of,
     check_fields,
     conflict_json,
+    flag_field,
     integer_field,
     invalid,
-    kind_of,
     rating_json,
     score_of,
     search_json,
@@ -92,9 +92,7 @@ def solve(body: Json, settings: Settings) -> Task:
     check_fields(body, PUZZLE_FIELDS + BUDGET_FIELDS + ("unique",))
     board, _ = board_of(body)
     budget = budget_of(body, settings)
-    unique = body.get("unique", False)
-    if not isinstance(unique, bool):
-        raise invalid(f"unique must be true or false, not {kind_of(unique)}", "unique")
+    unique = flag_field(body, "unique", False)
 
     def work() -> Json:
         """The library's call, in a worker thread."""
@@ -238,9 +236,7 @@ def generate(body: Json, settings: Settings) -> Task:
     if Shape.for_size_or_none(size) is None:
         raise invalid(f"size must be one of {', '.join(map(str, PAGE_SIZES))}, or another size with boxes", "size")
     quick = QUICK_GENERATION.get(size, {})
-    minimal = body.get("minimal", quick.get("minimal", True))
-    if not isinstance(minimal, bool):
-        raise invalid(f"minimal must be true or false, not {kind_of(minimal)}", "minimal")
+    minimal = flag_field(body, "minimal", quick.get("minimal", True))
     if minimal and quick:
         raise invalid(f"a minimal {size}x{size} puzzle takes minutes to carve, past any budget; leave minimal out (false at this size)", "minimal")
     level = text_field(body, "level")

@@ -194,7 +194,7 @@ def _answer(endpoint: str, settings: Settings, jobs: Jobs) -> Callable[[Request]
             task = function(body, settings)  # a bad request is refused here, before any wait
             long = task.budget.time_limit > settings.time_limit
             answer = await jobs.run(task.budget.time_limit + settings.grace, task.work, long)
-            return JSONResponse(api.unknown(task.budget) if answer is None else answer)
+            return ApiJSON(api.unknown(task.budget) if answer is None else answer)
         except ApiError as error:
             return _error(error)
         except Exception:  # a bug: logged with its traceback here, never sent
@@ -206,10 +206,21 @@ def _answer(endpoint: str, settings: Settings, jobs: Jobs) -> Callable[[Request]
     return route
 
 
+class ApiJSON(JSONResponse):
+    """A JSON answer that any text can be quoted in: a lone surrogate (``\\ud800``, which JSON
+    may carry and UTF-8 cannot) is written as its escape instead of failing the answer."""
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
+
+
 def _error(error: ApiError) -> JSONResponse:
     """An API error as its JSON answer (503s say when to try again)."""
     headers = {"retry-after": "1"} if error.status == 503 else None
-    return JSONResponse(error.json(), status_code=error.status, headers=headers)
+    return ApiJSON(error.json(), status_code=error.status, headers=headers)
 
 
 async def _http_error(request: Request, error: Exception) -> Response:

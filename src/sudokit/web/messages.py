@@ -9,6 +9,7 @@ Cells are numbered as everywhere in sudokit, ``row * n + col`` from 0; values ar
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -110,10 +111,11 @@ def text_field(body: Json, name: str, *, required: bool = False) -> str | None:
 
 
 def integer_field(body: Json, name: str, default: int | None, low: int, high: int | None = None) -> int | None:
-    """An integer field within ``low..high`` (booleans are not integers here)."""
-    value = body.get(name, default)
+    """An integer field within ``low..high`` (booleans are not integers here); absent or
+    null, the default."""
+    value = body.get(name)
     if value is None:
-        return None
+        return default
     if isinstance(value, bool) or not isinstance(value, int):
         raise invalid(f"{name} must be an integer, not {kind_of(value)}", name)
     if value < low or (high is not None and value > high):
@@ -122,14 +124,30 @@ def integer_field(body: Json, name: str, default: int | None, low: int, high: in
     return value
 
 
+def flag_field(body: Json, name: str, default: bool) -> bool:
+    """A true/false field; absent or null, the default."""
+    value = body.get(name)
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise invalid(f"{name} must be true or false, not {kind_of(value)}", name)
+    return value
+
+
 def number_field(body: Json, name: str, default: float, low: float) -> float:
-    """A number field of at least ``low``."""
-    value = body.get(name, default)
+    """A number field of at least ``low``; absent or null, the default. An integer too large
+    for a float is infinite (budgets are cut to the server's caps)."""
+    value = body.get(name)
+    if value is None:
+        return default
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise invalid(f"{name} must be a number, not {kind_of(value)}", name)
     if value < low:
         raise invalid(f"{name} must be at least {low:g}, not {value:g}", name)
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
 
 
 def kind_of(value: object) -> str:

@@ -1,0 +1,198 @@
+"""Kernels compiled ahead of time, when the package is built: the searches a first command
+runs (one 9x9 or 16x16 board, batches of them, the givens check), so that neither a first run
+nor a warm one waits for numba (importing it and loading its cache took most of a warm run).
+
+``python src/sudokit/kernels/build/ahead.py DIR`` (what ``setup.py`` runs while building) compiles
+``EXPORTS`` with numba's ahead-of-time compiler (``numba.pycc``) for the building machine's
+CPU into the extension module ``_ahead`` in DIR, and writes ``_ahead.json`` beside it: the
+digest of the kernel sources it was compiled from, the CPU it was compiled for and the
+constants the Python layer reads from those modules. ``load(name)`` gives one kernel module's
+compiled functions and constants, or None where there is no extension, where it was built from
+other sources (an edited checkout) or for another CPU, or where the JIT is disabled or
+``SUDOKIT_AHEAD=0``: the caller then imports the kernel module and numba compiles it on first
+use, as everywhere else. This module imports neither numba nor the kernels.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import platform
+import sys
+import types
+import warnings
+from pathlib import Path
+from types import SimpleNamespace
+
+HERE = Path(__file__).resolve().parent
+KERNELS = HERE.parent
+NAME = "_ahead"
+
+#: kernel module -> exported function -> numba signature (arrays C-contiguous, as the Python
+#: layer makes them)
+EXPORTS: dict[str, dict[str, str]] = {
+    "search.classic": {
+        "search": "int64(uint8[::1], int32[::1], int64[::1], int64[::1], int64[::1], int64, int64, int64, uint8[::1])",
+        "solve_many": "void(uint8[:, ::1], int64, int64, uint8[:, ::1], int64[::1], int64[::1], int64[::1], boolean[::1])",
+        "repeats": "void(uint8[:, ::1], boolean[::1])",
+    },
+    "search.hexa": {
+        "search": (
+            "int64(uint8[::1], uint64[::1], int64[::1], int64[::1], int64[::1], int64, int64, int64[::1],"
+            " int64, int64, int64, uint8[::1])"
+        ),
+        "solve_many": (
+            "void(uint8[:, ::1], int64, int64, int64, int64, uint8[:, ::1], int64[::1], int64[::1],"
+            " int64[::1], boolean[::1])"
+        ),
+    },
+    "search.givens": {
+        "repeat_in": "boolean(uint8[::1], int32[:, ::1], int64)",
+        "repeats": "void(uint8[:, ::1], int32[:, ::1], uint64[::1], boolean[::1])",
+    },
+}
+#: the module constants the Python layer reads, kept beside the compiled functions
+CONSTANTS: dict[str, tuple[str, ...]] = {
+    "search.classic": ("LEVELS", "SLOTS"),
+    "search.hexa": ("CELLS", "LEVELS", "SLOTS", "DEFAULT_RULES", "DEFAULT_BRANCHING", "CELL", "WDEG", "LOCKED"),
+    "search.givens": (),
+}
+
+
+def cpu() -> str:
+    """What the compiled code may assume of the CPU: the instruction set flags the kernel
+    reports (``/proc/cpuinfo``, else LLVM's view of the host), and numba's target where the
+    environment sets one."""
+    flags = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith(("flags", "Features")):
+                flags = " ".join(sorted(set(line.split(":", 1)[1].split())))
+                break
+    except OSError:
+        pass
+    if not flags:  # not Linux: ask LLVM (an import of llvmlite, ~0.05 s)
+        import llvmlite.binding as llvm
+
+        flags = f"{llvm.get_host_cpu_name()} {llvm.get_host_cpu_features().flatten()}"
+    target = f"{os.environ.get('NUMBA_CPU_NAME', '')}|{os.environ.get('NUMBA_CPU_FEATURES', '')}"
+    return hashlib.sha256(f"{platform.machine()}|{target}|{flags}".encode()).hexdigest()
+
+
+def sources_digest(files: list[str]) -> str:
+    """A digest of kernel sources, each named by its path below ``kernels/``."""
+    digest = hashlib.sha256()
+    for name in files:
+        digest.update(name.encode())
+        digest.update((KERNELS / name).read_bytes())
+    return digest.hexdigest()
+
+
+def _usable(info: dict) -> bool:
+    if os.environ.get("SUDOKIT_AHEAD", "1") == "0" or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return False
+    try:
+        return info["sources"] == sources_digest(info["files"]) and info["cpu"] == cpu()
+    except (KeyError, OSError):
+        return False
+
+
+_loaded: dict[str, SimpleNamespace | None] = {}
+
+
+def load(name: str) -> SimpleNamespace | None:
+    """The compiled functions and constants of kernel module ``name``, as attributes; None
+    where they cannot serve (see the module's doc)."""
+    if name in _loaded:
+        return _loaded[name]
+    found = None
+    if name in EXPORTS:
+        info = _info()
+        if info is not None:
+            try:
+                extension = importlib.import_module(f"{__package__}.{NAME}")
+            except ImportError:
+                extension = None
+            if extension is not None:
+                found = SimpleNamespace(**info["constants"][name])
+                for function in EXPORTS[name]:
+                    setattr(found, function, getattr(extension, _exported(name, function)))
+    _loaded[name] = found
+    return found
+
+
+def _exported(module: str, function: str) -> str:
+    """The extension's name for a kernel function: ``search_classic_solve_many``."""
+    return f"{module.replace('.', '_')}_{function}"
+
+
+_info_cache: list[dict | None] = []
+
+
+def _info() -> dict | None:
+    if not _info_cache:
+        try:
+            info = json.loads((HERE / f"{NAME}.json").read_text())
+        except (OSError, ValueError):
+            info = None
+        _info_cache.append(info if info is not None and _usable(info) else None)
+    return _info_cache[0]
+
+
+# -- the build --------------------------------------------------------------------------------
+
+
+def build(folder: Path) -> None:
+    """Compile ``EXPORTS`` into ``folder/_ahead*.so`` and write ``folder/_ahead.json``.
+    Run in a process of its own: the kernels are imported from this file's folder."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pycc is "pending deprecation" in numba 0.57+
+        from numba.pycc import CC
+
+    from numba.core import codegen
+
+    from sudokit.kernels.build import jit
+    from sudokit.kernels.search import lanes
+
+    # the features the JIT would compile for (the host's, or NUMBA_CPU_FEATURES), which the
+    # kernels chose their lane layouts by, rather than the CPU model's defaults (a machine
+    # may lack what its model name implies)
+    features = lanes.codegen_features()
+    codegen.AOTCPUCodegen._customize_tm_features = lambda self: features  # type: ignore[method-assign]
+    compiler = CC(NAME, source_module="sudokit.kernels")
+    compiler.output_dir = str(folder)
+    compiler.target_cpu = os.environ.get("NUMBA_CPU_NAME") or "host"
+    constants: dict[str, dict[str, int]] = {}
+    files: set[str] = set()
+    for name, functions in EXPORTS.items():
+        module = importlib.import_module(f"sudokit.kernels.{name}")
+        files |= jit.kernel_closure(name)
+        constants[name] = {constant: int(getattr(module, constant)) for constant in CONSTANTS[name]}
+        for function, signature in functions.items():
+            compiler.export(_exported(name, function), signature)(getattr(module, function).py_func)
+    compiler.compile()
+    listed = sorted(module.replace(".", "/") + ".py" for module in files | {"build.ahead"})
+    info = {"sources": sources_digest(listed), "files": listed, "cpu": cpu(), "constants": constants}
+    (folder / f"{NAME}.json").write_text(json.dumps(info, indent=1) + "\n")
+
+
+def _main(argv: list[str]) -> int:
+    """``ahead.py DIR``: build into DIR, importing the kernels from beside this file without
+    running the package's ``__init__`` (the build environment has numba and numpy only)."""
+    import tempfile
+
+    folder = Path(argv[0]).resolve()
+    package = types.ModuleType("sudokit")
+    setattr(package, "__path__", [str(KERNELS.parent)])
+    sys.modules["sudokit"] = package
+    # an empty cache: a callee loaded from numba's cache cannot be linked into the extension
+    os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="sudokit-ahead-")
+    os.environ.pop("NUMBA_DISABLE_JIT", None)
+    build(folder)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))

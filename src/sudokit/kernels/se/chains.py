@@ -1,0 +1,1076 @@
+"""Sudoku Explainer's chains: bidirectional cycles, forcing X- and XY-chains, Nishio, cell and
+region forcing chains, and their dynamic forms, rated with SE's length penalty.
+
+A chain grows from one potential (a candidate assumed true, "on", or false, "off") by SE's two
+implications: an "on" candidate turns off the cell's other candidates and the value's other
+places in its block, row and column (the weak links, in that order); an "off" candidate turns on
+the cell's last candidate (a Y-link) and the value's last place in each of its block, row and
+column (X-links). Every implied potential keeps the potential that implied it as its parent;
+in the dynamic forms the grid also loses each "off" candidate as it is processed, and an "on"
+potential found in the reduced grid lists the removed candidates that made it one as parents
+too. A hint's complexity is the number of distinct potentials behind its conclusions (its
+ancestors), and its rating is the technique's base plus ``core.length_difficulty`` of that.
+
+How a chain grows decides its ancestors, so the order is SE's: unary chains (cycles and forcing
+X/XY-chains) grow in layers (all "on" potentials of one layer, then all "off"); the others
+(``do_chaining``) always take the next pending "on" potential before any "off" one. Of all the
+hints of a technique SE takes the one with the lowest rating, then the lowest complexity, then
+its kind's sort key, then the first found; the finders keep just that one.
+
+A *frame* is one chaining's result (SE's pair of sets ``toOn``/``toOff``): ``ws`` holds
+``FRAMES`` of them side by side (a cell's chainings for every value stay alive until its cell
+forcing chains are read), each a membership stamp per potential, its parents (a slice of the
+frame's pool), its cause and its order of arrival.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import ids as T
+from ..build.jit import kernel
+from ..search.bits import borrowed
+from .advanced import ADV_MAX, ADV_POOL, basic
+from .core import (
+    digit_masks,
+    CELL_POS,
+    CELL_REGION,
+    LOW,
+    NP,
+    POP,
+    REGION,
+    SEES,
+    add_cell,
+    add_elim,
+    clear_hint,
+    length_difficulty,
+    remove,
+    restore,
+    set_place,
+)
+
+FRAMES = 20
+POOL = 40000  #: parents per frame
+QUEUE = NP + 8
+
+# causes (what made a potential: SE's Potential.Cause)
+C_NONE = 0
+C_CELL = 1  #: the cell's other candidate / only remaining value
+C_BLOCK = 2
+C_ROW = 3
+C_COL = 4
+C_ADVANCED = 5
+
+# frame scalars (fs[f, k])
+F_STAMP = 0
+F_NON = 1  #: "on" potentials in the frame
+F_NOFF = 2
+F_POOL = 3  #: parents written
+F_ABSURD = 4  #: 1 if the chaining ended in a contradiction
+F_AB_ON = 5  #: the contradiction: the potential found both on ...
+F_AB_OFF = 6  #: ... and off
+F_AB_VIRTUAL = 7  #: which of the two is not in the frame: 0 the off one, 1 the on one
+F_V_START = 8  #: the parents of that one, in the pool
+F_V_N = 9
+F_V_CAUSE = 10  #: the cause of that one
+FS = 16
+
+
+def new_workspace(counters=None):
+    """Frames, queues, grid undo log and scratch for the chain finders. Nested chains run in
+    workspaces of their own that share the outer one's ``counters`` (work done, budget)."""
+    return (
+        np.zeros((FRAMES, NP), dtype=np.int64),  # 0 mem: stamp when the potential is in the frame
+        np.zeros((FRAMES, NP), dtype=np.int64),  # 1 parent start
+        np.zeros((FRAMES, NP), dtype=np.int64),  # 2 parent count
+        np.zeros((FRAMES, POOL), dtype=np.int64),  # 3 parent pool
+        np.zeros((FRAMES, NP), dtype=np.int64),  # 4 cause
+        np.zeros((FRAMES, NP), dtype=np.int64),  # 5 order: on list then off list (two halves)
+        np.zeros((FRAMES, FS), dtype=np.int64),  # 6 frame scalars
+        np.zeros(QUEUE, dtype=np.int64),  # 7 queue of on potentials
+        np.zeros(QUEUE, dtype=np.int64),  # 8 queue of off potentials
+        np.zeros((NP, 2), dtype=np.int64),  # 9 undo log (cell, value)
+        np.zeros(81, dtype=np.int64),  # 10 source candidates
+        np.zeros((27, 10), dtype=np.int64),  # 11 source positions
+        np.zeros(NP, dtype=np.int64),  # 12 visit stamps (ancestor counts)
+        np.zeros(8, dtype=np.int64) if counters is None else counters,  # 13 counters: visit stamp, work, budget, flags
+        np.zeros(64, dtype=np.int64),  # 14 implication buffer: potentials
+        np.zeros(64, dtype=np.int64),  # 15 implication buffer: causes
+        np.zeros(64, dtype=np.int64),  # 16 implication buffer: hidden parents start
+        np.zeros(64, dtype=np.int64),  # 17 implication buffer: hidden parents count
+        np.zeros(512, dtype=np.int64),  # 18 implication buffer: hidden parents
+        np.zeros(NP, dtype=np.int64),  # 19 BFS queue (ancestor counts)
+        np.zeros((NP * 24, 3), dtype=np.int64),  # 20 cycle nodes (potential, parent node, depth)
+        np.zeros(NP * 24, dtype=np.int64),  # 21 cycle queue
+        np.zeros(NP, dtype=np.int64),  # 22 cycle: node of each on potential (stamped)
+        np.zeros(NP, dtype=np.int64),  # 23 cycle: stamp
+        np.zeros(NP, dtype=np.int64),  # 24 forcing chains: depth of each potential
+        np.zeros(ADV_MAX, dtype=np.int64),  # 25 advanced potentials (dynamic (+))
+        np.zeros(ADV_MAX, dtype=np.int64),  # 26 ... their parents' start
+        np.zeros(ADV_MAX, dtype=np.int64),  # 27 ... and count
+        np.zeros(ADV_POOL, dtype=np.int64),  # 28 ... the parents
+        np.zeros(2, dtype=np.int64),  # 29 ... counts
+        np.zeros((8, 10, 2), dtype=np.uint64),  # 30 per-value "nothing" caches: the value's cells
+        np.zeros((8, 10), dtype=np.int64),  # 31 ... 1 where that rule found nothing for them
+        np.zeros((10, 2), dtype=np.uint64),  # 32 the values' cells now (``digit_masks``)
+        np.zeros((FRAMES, NP), dtype=np.int64),  # 33 nested chains: complexity behind an advanced potential
+        np.zeros((FRAMES, NP), dtype=np.uint64),  # 34 ... and its identity (a hash of the chain)
+        np.zeros(ADV_MAX, dtype=np.int64),  # 35 advanced potentials: their nested chain's complexity
+        np.zeros(ADV_MAX, dtype=np.uint64),  # 36 ... and identity
+        np.zeros(NP * 24, dtype=np.int64),  # 37 cycle nodes: cause
+    )
+
+
+@kernel(inline="always")
+def borrow_workspace(ws):
+    return (
+        borrowed(ws[0]), borrowed(ws[1]), borrowed(ws[2]), borrowed(ws[3]), borrowed(ws[4]),
+        borrowed(ws[5]), borrowed(ws[6]), borrowed(ws[7]), borrowed(ws[8]), borrowed(ws[9]),
+        borrowed(ws[10]), borrowed(ws[11]), borrowed(ws[12]), borrowed(ws[13]), borrowed(ws[14]),
+        borrowed(ws[15]), borrowed(ws[16]), borrowed(ws[17]), borrowed(ws[18]), borrowed(ws[19]),
+        borrowed(ws[20]), borrowed(ws[21]), borrowed(ws[22]), borrowed(ws[23]), borrowed(ws[24]),
+        borrowed(ws[25]), borrowed(ws[26]), borrowed(ws[27]), borrowed(ws[28]), borrowed(ws[29]),
+        borrowed(ws[30]), borrowed(ws[31]), borrowed(ws[32]), borrowed(ws[33]), borrowed(ws[34]),
+        borrowed(ws[35]), borrowed(ws[36]), borrowed(ws[37]),
+    )
+
+
+#: the per-value caches (``ws[30]``, ``ws[31]``): which rule each row serves
+X_CACHE = 0
+LINKS_CACHE = 1  #: 1, 2, 3: two, three, four strong links
+
+W_STAMP = 0
+W_WORK = 1
+W_BUDGET = 2
+W_OVER = 3  #: set when the work budget ran out mid-search
+
+
+@kernel(inline="always")
+def over_budget(ws):
+    """Whether the work budget is spent (then flagged: the search must give up)."""
+    ctr = ws[13]
+    if ctr[W_BUDGET] > 0 and ctr[W_WORK] > ctr[W_BUDGET]:
+        ctr[W_OVER] = 1
+        return True
+    return False
+
+
+@kernel(inline="always")
+def pcell(p):
+    return p // 18
+
+
+@kernel(inline="always")
+def pvalue(p):
+    return (p // 2) % 9 + 1
+
+
+@kernel(inline="always")
+def pot(cell, value, on):
+    return (cell * 9 + value - 1) * 2 + on
+
+
+# -- the two implications -------------------------------------------------------------------------
+
+
+@kernel
+def on_to_off(g, p, y_links, out, causes):
+    """What ``p`` being on turns off, in SE's order: the cell's other values (Y-links), then the
+    value's other places in the block, the row, the column (a cell once)."""
+    cand, pos = g[1], g[2]
+    cell, v = pcell(p), pvalue(p)
+    n = 0
+    if y_links:
+        m = cand[cell] & ~(1 << v)
+        while m:
+            u = LOW[m & -m]
+            m &= m - 1
+            out[n] = pot(cell, u, 0)
+            causes[n] = C_CELL
+            n += 1
+    block = CELL_REGION[cell, 0]
+    for t in range(3):
+        r = CELL_REGION[cell, t]
+        m = pos[r, v] & ~(1 << CELL_POS[cell, t])
+        while m:
+            c = REGION[r, LOW[m & -m]]
+            m &= m - 1
+            if t > 0 and CELL_REGION[c, 0] == block:
+                continue
+            out[n] = pot(c, v, 0)
+            causes[n] = C_BLOCK + t
+            n += 1
+    return n
+
+
+@kernel
+def off_to_on(g, ws, p, y_links, x_links, dynamic):
+    """What ``p`` being off turns on: the cell's last value (Y), the value's last place in the
+    block, row, column (X). In a dynamic chaining each result also lists the candidates removed
+    since the chaining began that made it the last (its hidden parents). Results go to the
+    implication buffer; returns how many."""
+    cand, pos = g[1], g[2]
+    out, causes, hstart, hn, hpool = ws[14], ws[15], ws[16], ws[17], ws[18]
+    src_cand, src_pos = ws[10], ws[11]
+    cell, v = pcell(p), pvalue(p)
+    n = 0
+    k = 0
+    if y_links:
+        m = cand[cell]
+        if POP[m] == 2:
+            u = LOW[m & ~(1 << v)]
+            out[n] = pot(cell, u, 1)
+            causes[n] = C_CELL
+            hstart[n] = k
+            if dynamic:
+                gone = src_cand[cell] & ~m
+                while gone:
+                    w = LOW[gone & -gone]
+                    gone &= gone - 1
+                    hpool[k] = pot(cell, w, 0)
+                    k += 1
+            hn[n] = k - hstart[n]
+            n += 1
+    if x_links:
+        for t in range(3):
+            r = CELL_REGION[cell, t]
+            m = pos[r, v] & ~(1 << CELL_POS[cell, t])
+            if m != 0 and m & (m - 1) == 0:
+                out[n] = pot(REGION[r, LOW[m]], v, 1)
+                causes[n] = C_BLOCK + t
+                hstart[n] = k
+                if dynamic:
+                    gone = src_pos[r, v] & ~pos[r, v]
+                    while gone:
+                        hpool[k] = pot(REGION[r, LOW[gone & -gone]], v, 0)
+                        gone &= gone - 1
+                        k += 1
+                hn[n] = k - hstart[n]
+                n += 1
+    return n
+
+
+# -- frames ---------------------------------------------------------------------------------------
+
+
+@kernel
+def frame_reset(ws, f):
+    fs = ws[6]
+    fs[f, F_STAMP] += 1
+    fs[f, F_NON] = 0
+    fs[f, F_NOFF] = 0
+    fs[f, F_POOL] = 0
+    fs[f, F_ABSURD] = 0
+
+
+@kernel(inline="always")
+def in_frame(ws, f, p):
+    return ws[0][f, p] == ws[6][f, F_STAMP]
+
+
+@kernel
+def frame_add(ws, f, p, cause):
+    """Add p to frame f with no parents yet (the caller appends them with ``frame_parent``)."""
+    mem, pstart, pn, cz, order, fs = ws[0], ws[1], ws[2], ws[4], ws[5], ws[6]
+    mem[f, p] = fs[f, F_STAMP]
+    pstart[f, p] = fs[f, F_POOL]
+    pn[f, p] = 0
+    cz[f, p] = cause
+    if p & 1:
+        order[f, fs[f, F_NON]] = p
+        fs[f, F_NON] += 1
+    else:
+        order[f, NP - 1 - fs[f, F_NOFF]] = p
+        fs[f, F_NOFF] += 1
+
+
+@kernel(inline="always")
+def frame_parent(ws, f, p, parent):
+    pool, fs = ws[3], ws[6]
+    k = fs[f, F_POOL]
+    if k < POOL:
+        pool[f, k] = parent
+        fs[f, F_POOL] = k + 1
+        ws[2][f, p] += 1
+
+
+@kernel(inline="always")
+def frame_on(ws, f, k):
+    """The k-th "on" potential of frame f, in order of arrival."""
+    return ws[5][f, k]
+
+
+@kernel(inline="always")
+def frame_off(ws, f, k):
+    return ws[5][f, NP - 1 - k]
+
+
+@kernel
+def ancestors(ws, f, p, virtual):
+    """SE's ``getAncestorCount``: p and every potential behind it, each once. ``virtual``: p is
+    the frame's contradiction potential that is not in the frame (its parents are the frame's
+    ``F_V_*`` slice)."""
+    seen, queue, ctr = ws[12], ws[19], ws[13]
+    pool, pstart, pn, fs = ws[3], ws[1], ws[2], ws[6]
+    ctr[W_STAMP] += 1
+    stamp = ctr[W_STAMP]
+    seen[p] = stamp
+    count = 1
+    head = 0
+    tail = 0
+    if virtual:
+        s, n = fs[f, F_V_START], fs[f, F_V_N]
+    else:
+        s, n = pstart[f, p], pn[f, p]
+    for k in range(n):
+        q = pool[f, s + k]
+        if seen[q] != stamp:
+            seen[q] = stamp
+            count += 1
+            queue[tail] = q
+            tail += 1
+    while head < tail:
+        q = queue[head]
+        head += 1
+        s, n = pstart[f, q], pn[f, q]
+        for k in range(n):
+            r = pool[f, s + k]
+            if seen[r] != stamp:
+                seen[r] = stamp
+                count += 1
+                queue[tail] = r
+                tail += 1
+    return count
+
+
+# -- SE's doChaining ------------------------------------------------------------------------------
+
+
+@kernel
+def do_chaining(g, ws, f, y_links, dynamic, level):
+    """Complete frame f (its first potentials already in it and queued by ``seed``) with every
+    implied potential, taking pending "on" potentials first; at ``level`` 1 and up, once
+    nothing is pending, also what the simple rules find in the reduced grid (``se_advanced``).
+    Returns True on a contradiction (a potential implied both on and off; the frame's
+    ``F_AB_*`` slots say which). The grid is as it was on return; the frame holds what was
+    found until then."""
+    cand, pos = g[1], g[2]
+    qon, qoff, undo = ws[7], ws[8], ws[9]
+    out, causes, hstart, hn, hpool = ws[14], ws[15], ws[16], ws[17], ws[18]
+    fs, pool = ws[6], ws[3]
+    ctr = ws[13]
+    ws[10][:] = cand
+    ws[11][:, :] = pos
+    # the queues: the frame's potentials so far, in order
+    non, noff = 0, 0
+    for k in range(fs[f, F_NON]):
+        qon[non] = frame_on(ws, f, k)
+        non += 1
+    for k in range(fs[f, F_NOFF]):
+        qoff[noff] = frame_off(ws, f, k)
+        noff += 1
+    hon, hoff = 0, 0
+    nundo = 0
+    absurd = False
+    buf = np.zeros(32, dtype=np.int64)
+    bufc = np.zeros(32, dtype=np.int64)
+    while True:
+        if hon < non:
+            p = qon[hon]
+            hon += 1
+            ctr[W_WORK] += 1
+            n = on_to_off(g, p, y_links, buf, bufc)
+            for k in range(n):
+                q = buf[k]
+                if in_frame(ws, f, q | 1):
+                    fs[f, F_ABSURD] = 1
+                    fs[f, F_AB_ON] = q | 1
+                    fs[f, F_AB_OFF] = q
+                    fs[f, F_AB_VIRTUAL] = 0
+                    fs[f, F_V_START] = fs[f, F_POOL]
+                    fs[f, F_V_N] = 1
+                    if fs[f, F_POOL] < POOL:
+                        pool[f, fs[f, F_POOL]] = p
+                        fs[f, F_POOL] += 1
+                    absurd = True
+                    break
+                if not in_frame(ws, f, q):
+                    frame_add(ws, f, q, bufc[k])
+                    frame_parent(ws, f, q, p)
+                    qoff[noff] = q
+                    noff += 1
+            if absurd:
+                break
+            continue
+        if hoff < noff:
+            p = qoff[hoff]
+            hoff += 1
+            ctr[W_WORK] += 1
+            n = off_to_on(g, ws, p, y_links, True, dynamic)
+            if dynamic:
+                if remove(g, pcell(p), pvalue(p)):
+                    undo[nundo, 0] = pcell(p)
+                    undo[nundo, 1] = pvalue(p)
+                    nundo += 1
+            for k in range(n):
+                q = out[k]
+                if in_frame(ws, f, q & ~1):
+                    fs[f, F_ABSURD] = 1
+                    fs[f, F_AB_ON] = q
+                    fs[f, F_AB_OFF] = q & ~1
+                    fs[f, F_AB_VIRTUAL] = 1
+                    fs[f, F_V_START] = fs[f, F_POOL]
+                    start = fs[f, F_POOL]
+                    if start + 1 + hn[k] <= POOL:
+                        pool[f, start] = p
+                        for j in range(hn[k]):
+                            pool[f, start + 1 + j] = hpool[hstart[k] + j]
+                        fs[f, F_POOL] = start + 1 + hn[k]
+                        fs[f, F_V_N] = 1 + hn[k]
+                    absurd = True
+                    break
+                if not in_frame(ws, f, q):
+                    frame_add(ws, f, q, causes[k])
+                    frame_parent(ws, f, q, p)
+                    for j in range(hn[k]):
+                        frame_parent(ws, f, q, hpool[hstart[k] + j])
+                    qon[non] = q
+                    non += 1
+            if absurd:
+                break
+            continue
+        if level > 0:
+            adv = (ws[25], ws[26], ws[27], ws[28], ws[29])
+            n = basic(g, ws[10], adv)
+            added = False
+            for k in range(n):
+                q = ws[25][k]
+                if not in_frame(ws, f, q):
+                    frame_add(ws, f, q, C_ADVANCED)
+                    for j in range(ws[27][k]):
+                        parent = ws[28][ws[26][k] + j]
+                        if in_frame(ws, f, parent):
+                            frame_parent(ws, f, q, parent)
+                    qoff[noff] = q
+                    noff += 1
+                    added = True
+            if added:
+                continue
+        break
+    for k in range(nundo - 1, -1, -1):
+        restore(g, undo[k, 0], undo[k, 1])
+    return absurd
+
+
+@kernel
+def seed(ws, f, p):
+    """Start frame f from the one potential p."""
+    frame_reset(ws, f)
+    frame_add(ws, f, p, C_NONE)
+
+
+# -- the best hint -----------------------------------------------------------------------------------
+
+
+@kernel(inline="always")
+def better(h, found, diff, cplx, sort):
+    """Whether a hint rated (diff, cplx, sort) goes before the best so far (SE's order)."""
+    if not found:
+        return True
+    hdr = h[0]
+    best = h[1][0]
+    if diff != best:
+        return diff < best
+    if cplx != hdr[5]:
+        return cplx < hdr[5]
+    return sort < hdr[6]
+
+
+@kernel
+def most_complex(h, found, base, sort, least):
+    """The largest complexity (from ``least`` on) at which a hint of base rating ``base`` and
+    sort key ``sort`` would still go before the best so far; ``least - 1`` if none would. The
+    chain searches stop growing past it: a longer chain can not be taken (the result is the
+    same, the work is not)."""
+    if not found:
+        return 1 << 40
+    c = least
+    if not better(h, found, base + length_difficulty(c), c, sort):
+        return least - 1
+    while better(h, found, base + length_difficulty(c + 1), c + 1, sort):
+        c += 1
+    return c
+
+
+@kernel
+def _set_target(g, h, target, place_on):
+    """Write a conclusion: an "on" target places its value (every other candidate of the cell
+    goes, SE's removable set), an "off" one removes the candidate. Returns whether it removes
+    anything (SE's ``isWorth``)."""
+    cand = g[1]
+    cell, v = pcell(target), pvalue(target)
+    if target & 1:
+        m = cand[cell] & ~(1 << v)
+        while m:
+            add_elim(h, cell, LOW[m & -m])
+            m &= m - 1
+        if place_on:
+            set_place(h, cell, v)
+    else:
+        if (cand[cell] >> v) & 1:
+            add_elim(h, cell, v)
+    return h[0][1] > 0
+
+
+@kernel(inline="always")
+def worth(g, target):
+    cand = g[1]
+    cell, v = pcell(target), pvalue(target)
+    if target & 1:
+        return cand[cell] & ~(1 << v) != 0
+    return (cand[cell] >> v) & 1 != 0
+
+
+@kernel
+def offer(g, h, found, kind, sub, diff, cplx, sort, src, target, place_on):
+    """Take the hint if it goes before the best so far and removes something; True if taken."""
+    if not worth(g, target) or not better(h, found, diff, cplx, sort):
+        return False
+    clear_hint(h, kind, diff)
+    _set_target(g, h, target, place_on)
+    hdr = h[0]
+    hdr[5] = cplx
+    hdr[6] = sort
+    hdr[8] = src
+    hdr[9] = target
+    hdr[10] = sub
+    return True
+
+
+# -- multiple, dynamic and Nishio forcing chains --------------------------------------------------------
+
+#: chaining modes: SE's ``Chaining(isMultiple, isDynamic, isNishio, level)``
+NISHIO = 0
+MULTIPLE = 1
+DYNAMIC = 2
+DYNAMIC_PLUS = 3
+
+BASES = np.array([7.5, 8.0, 8.5, 9.0])
+
+
+@kernel
+def multiple_chains(g, ws, h, mode):
+    """The best hint of SE's multiple-chain techniques in one mode: Nishio (7.5, X-links only,
+    contradictions), cell and region forcing chains (8.0), dynamic forcing chains (8.5: also
+    contradictions and double implications, in a grid that loses each "off" candidate) and
+    dynamic forcing chains (+) (9.0: the simple rules join in, ``se_advanced``)."""
+    cand = g[1]
+    nishio = mode == NISHIO
+    dynamic = mode != MULTIPLE
+    level = 1 if mode == DYNAMIC_PLUS else 0
+    multiple = mode != NISHIO
+    y_links = not nishio
+    base = BASES[mode]
+    found = False
+    values = np.zeros(10, dtype=np.int64)
+    for cell in range(81):
+        card = POP[cand[cell]]
+        if not (card > 2 or (card > 1 and dynamic)):
+            continue
+        if over_budget(ws):
+            return found
+        nv = 0
+        m = cand[cell]
+        while m:
+            values[nv] = LOW[m & -m]
+            m &= m - 1
+            nv += 1
+        for k in range(nv):
+            v = values[k]
+            p_on = pot(cell, v, 1)
+            p_off = p_on - 1
+            fon = k
+            foff = 9
+            seed(ws, fon, p_on)
+            if do_chaining(g, ws, fon, y_links, dynamic, level) and (dynamic or nishio):
+                c = ancestors(ws, fon, ws[6][fon, F_AB_ON], ws[6][fon, F_AB_VIRTUAL] == 1) + ancestors(
+                    ws, fon, ws[6][fon, F_AB_OFF], ws[6][fon, F_AB_VIRTUAL] == 0
+                )
+                d = base + length_difficulty(c)
+                kind = T.NISHIO if nishio else T.CONTRADICTION_FORCING
+                if offer(g, h, found, kind, mode, d, c, 7, p_on, p_off, True):
+                    found = True
+            seed(ws, foff, p_off)
+            if do_chaining(g, ws, foff, y_links, dynamic, level) and (dynamic or nishio):
+                fs = ws[6]
+                c = ancestors(ws, foff, fs[foff, F_AB_ON], fs[foff, F_AB_VIRTUAL] == 1) + ancestors(
+                    ws, foff, fs[foff, F_AB_OFF], fs[foff, F_AB_VIRTUAL] == 0
+                )
+                d = base + length_difficulty(c)
+                kind = T.NISHIO if nishio else T.CONTRADICTION_FORCING
+                if offer(g, h, found, kind, mode, d, c, 7, p_off, p_on, True):
+                    found = True
+            if card >= 3 and not nishio and dynamic:
+                found = _double(g, ws, h, found, fon, foff, base, mode, p_on, p_off)
+            if not nishio:
+                found = _regions(g, ws, h, found, cell, v, fon, y_links, dynamic, multiple, base, mode, level)
+        if not nishio and (card == 2 or (multiple and card > 2)):
+            found = _cell_reduction(g, ws, h, found, cell, nv, base, mode)
+    return found
+
+
+@kernel
+def _double(g, ws, h, found, fon, foff, base, mode, p_on, p_off):
+    """Potentials both states of a candidate imply: on in both (placed), off in both (removed)."""
+    fs = ws[6]
+    for k in range(fs[fon, F_NON]):
+        q = frame_on(ws, fon, k)
+        if in_frame(ws, foff, q) and worth(g, q):
+            c = ancestors(ws, fon, q, False) + ancestors(ws, foff, q, False)
+            d = base + length_difficulty(c)
+            if offer(g, h, found, T.DOUBLE_FORCING, mode, d, c, 1, p_on, q, True):
+                found = True
+    for k in range(fs[fon, F_NOFF]):
+        q = frame_off(ws, fon, k)
+        if in_frame(ws, foff, q) and worth(g, q):
+            c = ancestors(ws, fon, q, False) + ancestors(ws, foff, q, False)
+            d = base + length_difficulty(c)
+            if offer(g, h, found, T.DOUBLE_FORCING, mode, d, c, 1, p_on, q, True):
+                found = True
+    return found
+
+
+@kernel
+def _regions(g, ws, h, found, cell, v, fon, y_links, dynamic, multiple, base, mode, level):
+    """Region forcing chains from the regions of ``cell`` where it is the value's first place:
+    what every place of the value in the region implies."""
+    pos = g[2]
+    fs = ws[6]
+    frames = np.zeros(9, dtype=np.int64)
+    for t in range(3):
+        r = CELL_REGION[cell, t]
+        m = pos[r, v]
+        k = POP[m]
+        if not (k == 2 or (multiple and k > 2)):
+            continue
+        if REGION[r, LOW[m]] != cell:
+            continue
+        nf = 0
+        mm = m
+        nxt = 10
+        while mm:
+            c = REGION[r, LOW[mm & -mm]]
+            mm &= mm - 1
+            if c == cell:
+                frames[nf] = fon
+            else:
+                f = nxt
+                nxt += 1
+                seed(ws, f, pot(c, v, 1))
+                do_chaining(g, ws, f, y_links, dynamic, level)
+                frames[nf] = f
+            nf += 1
+        f0 = frames[0]
+        for state in range(2):
+            count = fs[f0, F_NON] if state == 1 else fs[f0, F_NOFF]
+            for j in range(count):
+                q = frame_on(ws, f0, j) if state == 1 else frame_off(ws, f0, j)
+                every = True
+                for x in range(1, nf):
+                    if not in_frame(ws, frames[x], q):
+                        every = False
+                        break
+                if not every or not worth(g, q):
+                    continue
+                c = 0
+                for x in range(nf):
+                    c += ancestors(ws, frames[x], q, False)
+                d = base + length_difficulty(c)
+                if offer(g, h, found, T.REGION_FORCING, mode, d, c, 6, pot(cell, v, 1), q, True):
+                    h[0][11] = r
+                    found = True
+    return found
+
+
+@kernel
+def _cell_reduction(g, ws, h, found, cell, nv, base, mode):
+    """Cell forcing chains: what every value of the cell implies (frames 0..nv-1)."""
+    fs = ws[6]
+    for state in (1, 0):
+        count = fs[0, F_NON] if state == 1 else fs[0, F_NOFF]
+        for j in range(count):
+            q = frame_on(ws, 0, j) if state == 1 else frame_off(ws, 0, j)
+            every = True
+            for x in range(1, nv):
+                if not in_frame(ws, x, q):
+                    every = False
+                    break
+            if not every or not worth(g, q):
+                continue
+            c = 0
+            for x in range(nv):
+                c += ancestors(ws, x, q, False)
+            d = base + length_difficulty(c)
+            if offer(g, h, found, T.CELL_FORCING, mode, d, c, 5, cell, q, True):
+                found = True
+    return found
+
+
+# -- unary chains: cycles and forcing X- and XY-chains ---------------------------------------------------
+
+
+@kernel
+def unary_chains(g, ws, h):
+    """SE's "Forcing Chains & Cycles": bidirectional X-cycles (6.5), Y-cycles (6.5) and cycles
+    of both (7.0), forcing X-chains (6.6) and forcing chains (7.0), plus the length penalty;
+    the best of them in ``h``.
+
+    SE grows a forcing chain from each candidate until it meets the candidate's opposite; its
+    length is the distance between the two in the implication graph, which is symmetric
+    (a implies b exactly when not-b implies not-a), so the distance is also the least
+    d(s, x) + d(s, not-x) over potentials x, found by growing only half as far (``_distance``).
+    Each pass first measures every candidate's forcing chains that way; the cycles, which need
+    SE's own growth, are then searched no longer than the best of them."""
+    cand = g[1]
+    found = False
+    pend_on = np.zeros(NP, dtype=np.int64)
+    fc = np.full(NP, -1, dtype=np.int64)
+    # the X-links pass depends on each value's cells only: a value whose cells are those of a
+    # pass that found nothing is skipped (``X_CACHE`` of the per-value caches)
+    masks, cache, ok = ws[32], ws[30][X_CACHE], ws[31][X_CACHE]
+    digit_masks(g, masks)
+    skip = np.zeros(10, dtype=np.bool_)
+    touched = np.zeros(10, dtype=np.bool_)
+    info = np.zeros(2, dtype=np.int64)
+    for v in range(1, 10):
+        skip[v] = ok[v] == 1 and cache[v, 0] == masks[v, 0] and cache[v, 1] == masks[v, 1]
+    for mode in range(3):
+        # SE's three passes: X-links only, Y-links only, both
+        x_links = mode != 1
+        y_links = mode != 0
+        xy = x_links and y_links
+        fbase = 7.0 if y_links else 6.6
+        fsort = 4 if y_links else 2
+        pre = False
+        pre_d = 0.0
+        pre_c = 0
+        if x_links:
+            for cell in range(81):
+                if POP[cand[cell]] < 2:
+                    continue
+                if over_budget(ws):
+                    return found
+                m = cand[cell]
+                while m:
+                    v = LOW[m & -m]
+                    m &= m - 1
+                    for on in (1, 0):
+                        src = pot(cell, v, on)
+                        fc[src] = -1
+                        if mode == 0 and skip[v]:
+                            continue
+                        cm = most_complex(h, found, fbase, fsort, 3)
+                        if pre:
+                            cm = min(cm, _most_within(pre_d, pre_c, fbase, 3))
+                        if cm < 1 << 39:
+                            touched[v] = True
+                        if cm < 3:
+                            continue
+                        t = _distance(g, ws, src, y_links, cm - 1)
+                        if t < 0:
+                            continue
+                        touched[v] = True
+                        fc[src] = t + 1
+                        d = fbase + length_difficulty(t + 1)
+                        if not pre or d < pre_d or (d == pre_d and t + 1 < pre_c):
+                            pre = True
+                            pre_d = d
+                            pre_c = t + 1
+        for cell in range(81):
+            card = POP[cand[cell]]
+            if card < 2:
+                continue
+            if not x_links and card > 2:
+                continue
+            if over_budget(ws):
+                return found
+            m = cand[cell]
+            while m:
+                v = LOW[m & -m]
+                m &= m - 1
+                p_on = pot(cell, v, 1)
+                if mode == 0 and skip[v]:
+                    continue
+                info[:] = 0
+                found = _cycles(g, ws, h, found, p_on, y_links, x_links, pend_on, pre, pre_d, pre_c, fsort, info)
+                if info[0] or info[1]:
+                    touched[v] = True
+                if x_links:
+                    for on in (1, 0):
+                        src = pot(cell, v, on)
+                        c = fc[src]
+                        if c > 0:
+                            d = fbase + length_difficulty(c)
+                            kind = T.FORCING_CHAIN if y_links else T.FORCING_X_CHAIN
+                            if offer(g, h, found, kind, 3 if y_links else 1, d, c, fsort, src, src ^ 1, True):
+                                found = True
+        if mode == 0:
+            for v in range(1, 10):
+                if not skip[v] and not touched[v]:
+                    ok[v] = 1
+                    cache[v, 0] = masks[v, 0]
+                    cache[v, 1] = masks[v, 1]
+    return found
+
+
+@kernel
+def _most_within(bound_d, bound_c, base, least):
+    """The largest complexity (from ``least`` on) of a hint of rating ``base`` + penalty that does
+    not come after (bound_d, bound_c) of the same sort key."""
+    c = least
+    d = base + length_difficulty(c)
+    if d > bound_d or (d == bound_d and c > bound_c):
+        return least - 1
+    while True:
+        d = base + length_difficulty(c + 1)
+        if d > bound_d or (d == bound_d and c + 1 > bound_c):
+            return c
+        c += 1
+
+
+@kernel
+def _distance(g, ws, source, y_links, most):
+    """The length of SE's forcing chain from ``source`` (the distance to its opposite, the
+    layers SE's search needs), or -1 if it is longer than ``most``; grows layers from the
+    source only until no shorter chain can be missed (see ``unary_chains``)."""
+    seen, depth = ws[12], ws[24]
+    qa, qb = ws[7], ws[8]
+    out = ws[14]
+    ctr = ws[13]
+    ctr[W_STAMP] += 1
+    st = ctr[W_STAMP]
+    buf = np.zeros(32, dtype=np.int64)
+    bufc = np.zeros(32, dtype=np.int64)
+    seen[source] = st
+    depth[source] = 0
+    qa[0] = source
+    n = 1
+    best = 1 << 40
+    radius = 0
+    while n > 0:
+        if best <= 2 * radius + 1 or 2 * radius >= most:
+            break
+        nn = 0
+        for i in range(n):
+            p = qa[i]
+            ctr[W_WORK] += 1
+            ctr[5] += 1
+            if p & 1:
+                k = on_to_off(g, p, y_links, buf, bufc)
+                res = buf
+            else:
+                k = off_to_on(g, ws, p, y_links, True, False)
+                res = out
+            for j in range(k):
+                q = res[j]
+                if seen[q] == st:
+                    continue
+                seen[q] = st
+                depth[q] = radius + 1
+                qb[nn] = q
+                nn += 1
+                if seen[q ^ 1] == st:
+                    t = radius + 1 + depth[q ^ 1]
+                    if t < best:
+                        best = t
+        for i in range(nn):
+            qa[i] = qb[i]
+        n = nn
+        radius += 1
+    if best <= most:
+        return best
+    return -1
+
+
+@kernel
+def _is_parent(nodes, child, p):
+    """Whether potential p is an ancestor of node ``child`` along first parents (SE's
+    ``isParent``)."""
+    k = nodes[child, 1]
+    while k >= 0:
+        if nodes[k, 0] == p:
+            return True
+        k = nodes[k, 1]
+    return False
+
+
+@kernel
+def _partners(g, source, y_links, x_links, out):
+    """The "off" potentials that turn ``source`` on (its strong links): the cell's other value
+    if it has two (Y), the value's other place in each region where it has two (X)."""
+    cand, pos = g[1], g[2]
+    cell, v = pcell(source), pvalue(source)
+    n = 0
+    if y_links and POP[cand[cell]] == 2:
+        out[n] = pot(cell, LOW[cand[cell] & ~(1 << v)], 0)
+        n += 1
+    if x_links:
+        for t in range(3):
+            r = CELL_REGION[cell, t]
+            m = pos[r, v] & ~(1 << CELL_POS[cell, t])
+            if m != 0 and m & (m - 1) == 0:
+                out[n] = pot(REGION[r, LOW[m]], v, 0)
+                n += 1
+    return n
+
+
+@kernel
+def _cycles(g, ws, h, found, source, y_links, x_links, pend_on, pre, pre_d, pre_c, pre_sort, info):
+    """SE's doCycles from an "on" potential, in layers: a cycle closes where an "on" potential
+    of the third layer or later turns off one of the source's strong partners (which turns the
+    source back on), the partner not already on its path. SE keeps every path to an "off"
+    potential; the paths to "on" potentials, and so the cycles and the order they are met in,
+    are those of a search that keeps the first (``nodes``), so this one does, and looks for
+    the closing partner among each "on" potential's implications instead."""
+    xy = y_links and x_links
+    base = 7.0 if xy else 6.5
+    sort = 4 if xy else (3 if y_links else 2)
+    cmax = most_complex(h, found, base, sort, 4)
+    if pre and sort == pre_sort:
+        cmax = min(cmax, _most_within(pre_d, pre_c, base, 4))
+    if cmax < 1 << 39:
+        info[1] = 1  # bounded: what it finds is not all there is
+    if cmax < 4:
+        return found
+    partners = np.zeros(4, dtype=np.int64)
+    npart = _partners(g, source, y_links, x_links, partners)
+    if npart == 0:
+        return found
+    nodes, pend_off, node_of, seen = ws[20], ws[21], ws[22], ws[23]
+    out = ws[14]
+    ctr = ws[13]
+    ctr[W_STAMP] += 1
+    st = ctr[W_STAMP]
+    buf = np.zeros(32, dtype=np.int64)
+    bufc = np.zeros(32, dtype=np.int64)
+    cap = nodes.shape[0] - 1
+    nodes[0, 0] = source
+    nodes[0, 1] = -1
+    nodes[0, 2] = 0
+    nn = 1
+    seen[source] = st
+    node_of[source] = 0
+    pend_on[0] = 0
+    non = 1
+    while non > 0:
+        noff = 0
+        for i in range(non):
+            un = pend_on[i]
+            d = nodes[un, 2]
+            if d + 2 > cmax:
+                break
+            p = nodes[un, 0]
+            ctr[W_WORK] += 1
+            ctr[4] += 1
+            n = on_to_off(g, p, y_links, buf, bufc)
+            for k in range(n):
+                q = buf[k]
+                if d >= 2:
+                    for j in range(npart):
+                        if partners[j] == q and not _is_parent(nodes, un, q):
+                            # the closing "off" potential, on this path only
+                            nodes[cap, 0] = q
+                            nodes[cap, 1] = un
+                            nodes[cap, 2] = d + 1
+                            info[0] = 1
+                            found = _cycle_hint(g, h, found, nodes, cap, source, y_links, x_links)
+                if seen[q] != st and d + 4 <= cmax and nn < cap:
+                    seen[q] = st
+                    nodes[nn, 0] = q
+                    nodes[nn, 1] = un
+                    nodes[nn, 2] = d + 1
+                    node_of[q] = nn
+                    pend_off[noff] = nn
+                    noff += 1
+                    nn += 1
+        non = 0
+        for i in range(noff):
+            xn = pend_off[i]
+            p = nodes[xn, 0]
+            ctr[W_WORK] += 1
+            ctr[4] += 1
+            n = off_to_on(g, ws, p, y_links, x_links, False)
+            for k in range(n):
+                q = out[k]
+                if seen[q] != st and nn < cap:
+                    seen[q] = st
+                    nodes[nn, 0] = q
+                    nodes[nn, 1] = xn
+                    nodes[nn, 2] = nodes[xn, 2] + 1
+                    node_of[q] = nn
+                    pend_on[non] = nn
+                    non += 1
+                    nn += 1
+    return found
+
+
+@kernel
+def _cycle_hint(g, h, found, nodes, last, source, y_links, x_links):
+    """The cycle closed from node ``last`` back to ``source``: remove each value from the cells
+    outside the cycle that see one of its "on" and one of its "off" potentials."""
+    cand = g[1]
+    incycle = np.zeros(81, dtype=np.bool_)
+    forw = np.zeros((81, 10), dtype=np.bool_)
+    back = np.zeros((81, 10), dtype=np.bool_)
+    incycle[pcell(source)] = True
+    length = 1  # the closing "on" potential, which is the source
+    k = last
+    while nodes[k, 1] >= 0:
+        incycle[pcell(nodes[k, 0])] = True
+        length += 1
+        k = nodes[k, 1]
+    # every potential of the cycle but the source once more: the closing one, then back
+    kind_diff = 7.0 if (y_links and x_links) else 6.5
+    d = kind_diff + length_difficulty(length)
+    sort = 4 if (y_links and x_links) else (3 if y_links else 2)
+    if not better(h, found, d, length, sort):
+        return found
+    k = -1
+    while True:
+        if k == -1:
+            p = source
+            k = last
+        else:
+            p = nodes[k, 0]
+            if nodes[k, 1] < 0:
+                break
+            k = nodes[k, 1]
+        c, v = pcell(p), pvalue(p)
+        for o in range(81):
+            if SEES[c, o] and not incycle[o] and (cand[o] >> v) & 1:
+                if p & 1:
+                    forw[o, v] = True
+                else:
+                    back[o, v] = True
+    any_elim = False
+    for o in range(81):
+        for v in range(1, 10):
+            if forw[o, v] and back[o, v]:
+                any_elim = True
+    if not any_elim:
+        return found
+    clear_hint(h, T.CYCLE, d)
+    for o in range(81):
+        for v in range(1, 10):
+            if forw[o, v] and back[o, v]:
+                add_elim(h, o, v)
+    hdr = h[0]
+    hdr[5] = length
+    hdr[6] = sort
+    hdr[8] = source
+    hdr[10] = (1 if x_links else 0) + (2 if y_links else 0)
+    k = last
+    while k >= 0:
+        add_cell(h, pcell(nodes[k, 0]))
+        k = nodes[k, 1]
+    return True

@@ -1,0 +1,998 @@
+"""Sudoku Explainer's nested forcing chains: dynamic chains whose "advanced" implications are
+whole hints of other chain techniques, found in the grid the outer chain has reduced.
+
+SE's levels (``Chaining(..., level, nestingLimit)``): at level 2 (rated 9.5 + penalty) a
+dynamic chain that has nothing left to process runs the simple rules and then SE's "forcing
+chains and cycles" on the reduced grid, at level 3 (10.0) also its static cell and region
+forcing chains, at level 4 (10.5, SE's "experimental" nesting) dynamic forcing chains of their
+own, themselves at level 0 to 3. Every hint the inner search finds turns the candidates it
+removes off, their parents being the candidates the hint needed gone (SE's rule parents: for
+each "on" potential of the hint's chains, the candidates removed from its cell or region that
+made it one), and carries its own complexity: an outer hint's complexity adds, once each, the
+complexities of the inner hints behind it.
+
+Inner searches need every hint, sorted as SE sorts them, where the outer searches keep the
+best: one generic code (``_mc``, ``_dc``) serves both, a *sink* flag telling which. Nesting is
+three deep at most (level 4 over level 3 over static chains); numba compiles no recursion into a
+cached kernel, so the generic functions are instantiated once per tier (``_tier``), each tier's
+copy calling the tier below (``G1`` basic advanced rules, ``G2`` levels 2 and 3, ``G3`` level 4).
+Each tier works in its own workspace (frames, queues) and hint list, sharing the outer one's
+work counters.
+"""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+
+from . import ids as T
+from ..build.jit import kernel
+from .advanced import ADV_MAX, basic
+from .chains import (
+    C_ADVANCED,
+    C_BLOCK,
+    C_CELL,
+    C_NONE,
+    F_AB_OFF,
+    F_AB_ON,
+    F_AB_VIRTUAL,
+    F_NOFF,
+    F_NON,
+    F_POOL,
+    F_V_CAUSE,
+    F_V_N,
+    F_V_START,
+    POOL,
+    W_OVER,
+    W_STAMP,
+    W_WORK,
+    _is_parent,
+    _partners,
+    frame_add,
+    frame_off,
+    frame_on,
+    frame_parent,
+    in_frame,
+    off_to_on,
+    offer,
+    on_to_off,
+    over_budget,
+    pcell,
+    pot,
+    pvalue,
+    seed,
+    worth,
+)
+from .core import CELL_POS, CELL_REGION, LOW, NP, POP, REGION, SEES, length_difficulty, remove, restore
+
+HL = 4096  #: hints an inner search may list
+HL_REM = 16384
+HL_PAR = 262144
+
+# hint list slots
+HL_D = 0
+HL_I = 1  #: per hint: complexity, sort key, order found, 0
+HL_RS = 2
+HL_RN = 3
+HL_REMS = 4
+HL_PS = 5
+HL_PN = 6
+HL_PARS = 7
+HL_HASH = 8
+HL_COUNT = 9  #: hints, removals, parents, overflow
+HL_SORTED = 10
+
+
+def new_hints():
+    """A list of an inner search's hints: ratings, removals (SE's order), rule parents."""
+    return (
+        np.zeros(HL, dtype=np.float64),
+        np.zeros((HL, 4), dtype=np.int64),
+        np.zeros(HL, dtype=np.int64),
+        np.zeros(HL, dtype=np.int64),
+        np.zeros(HL_REM, dtype=np.int64),
+        np.zeros(HL, dtype=np.int64),
+        np.zeros(HL, dtype=np.int64),
+        np.zeros(HL_PAR, dtype=np.int64),
+        np.zeros(HL, dtype=np.uint64),
+        np.zeros(4, dtype=np.int64),
+        np.zeros(HL, dtype=np.int64),
+    )
+
+
+# -- rule parents, identities, complexity -----------------------------------------------------------
+
+
+@kernel(inline="always")
+def _mix(x):
+    z = np.uint64(x) * np.uint64(0x9E3779B97F4A7C15)
+    z ^= z >> np.uint64(29)
+    z *= np.uint64(0xBF58476D1CE4E5B9)
+    return z ^ (z >> np.uint64(32))
+
+
+@kernel
+def _cause_parents(g, src_cand, src_pos, p, cause, hl):
+    """The candidates gone since the outer chain began that made the "on" potential p (SE's
+    ``collectRuleParents`` for one potential), appended to the hint list's parent pool."""
+    cand, pos = g[1], g[2]
+    par, counts = hl[HL_PARS], hl[HL_COUNT]
+    cell, v = pcell(p), pvalue(p)
+    if cause == C_CELL:
+        gone = src_cand[cell] & ~cand[cell]
+        while gone:
+            u = LOW[gone & -gone]
+            gone &= gone - 1
+            if counts[2] < HL_PAR:
+                par[counts[2]] = pot(cell, u, 0)
+                counts[2] += 1
+    elif cause >= C_BLOCK and cause < C_ADVANCED:
+        r = CELL_REGION[cell, cause - C_BLOCK]
+        gone = src_pos[r, v] & ~pos[r, v]
+        while gone:
+            c = REGION[r, LOW[gone & -gone]]
+            gone &= gone - 1
+            if counts[2] < HL_PAR:
+                par[counts[2]] = pot(c, v, 0)
+                counts[2] += 1
+
+
+@kernel
+def _frame_walk(g, ws, f, p, virtual, initial_cause, src_cand, src_pos, hl, collect_parents):
+    """Walk p's ancestors in frame f: their number, a hash of them, the nested complexity met
+    (appending new identities to ``ws[12]``-stamped set in ``ws[19]``... see ``_complexity``),
+    and, if asked, SE's rule parents of the "on" ones. Returns (count, hash)."""
+    seen, queue, ctr = ws[12], ws[19], ws[13]
+    pool, pstart, pn, cz, fs = ws[3], ws[1], ws[2], ws[4], ws[6]
+    ctr[W_STAMP] += 1
+    stamp = ctr[W_STAMP]
+    seen[p] = stamp
+    count = 1
+    hsum = _mix(p + 1)
+    queue[0] = p
+    head = 0
+    tail = 1
+    while head < tail:
+        q = queue[head]
+        # a virtual p (the contradiction's half not in the frame) keeps its parents and
+        # cause in the frame's F_V_* slots
+        first_virtual = head == 0 and virtual != 0
+        head += 1
+        s = fs[f, F_V_START] if first_virtual else pstart[f, q]
+        n = fs[f, F_V_N] if first_virtual else pn[f, q]
+        if collect_parents and q & 1:
+            c = fs[f, F_V_CAUSE] if first_virtual else cz[f, q]
+            if c == C_NONE:
+                c = initial_cause
+            _cause_parents(g, src_cand, src_pos, q, c, hl)
+        for k in range(n):
+            r = pool[f, s + k]
+            if seen[r] != stamp:
+                seen[r] = stamp
+                count += 1
+                hsum += _mix(r + 1)
+                queue[tail] = r
+                tail += 1
+    return count, hsum
+
+
+@kernel
+def _nested(ws, f, p, virtual, ids, nids):
+    """Add to ``ids`` (``nids[0]`` used) the identities of the inner hints behind p in frame f,
+    once each; returns the complexity they add."""
+    seen, queue, ctr = ws[12], ws[19], ws[13]
+    pool, pstart, pn, cz, fs = ws[3], ws[1], ws[2], ws[4], ws[6]
+    nc, nh = ws[33], ws[34]
+    ctr[W_STAMP] += 1
+    stamp = ctr[W_STAMP]
+    seen[p] = stamp
+    added = 0
+    head = 0
+    tail = 0
+    if virtual:
+        s, n = fs[f, F_V_START], fs[f, F_V_N]
+    else:
+        s, n = pstart[f, p], pn[f, p]
+        queue[tail] = p
+        tail += 1
+        head = 0
+    if virtual:
+        for k in range(n):
+            q = pool[f, s + k]
+            if seen[q] != stamp:
+                seen[q] = stamp
+                queue[tail] = q
+                tail += 1
+    while head < tail:
+        q = queue[head]
+        head += 1
+        if cz[f, q] == C_ADVANCED and nc[f, q] > 0:
+            known = False
+            for i in range(nids[0]):
+                if ids[i] == nh[f, q]:
+                    known = True
+                    break
+            if not known and nids[0] < ids.shape[0]:
+                ids[nids[0]] = nh[f, q]
+                nids[0] += 1
+                added += nc[f, q]
+        s, n = pstart[f, q], pn[f, q]
+        for k in range(n):
+            r = pool[f, s + k]
+            if seen[r] != stamp:
+                seen[r] = stamp
+                queue[tail] = r
+                tail += 1
+    return added
+
+
+@kernel
+def _hint(g, ws, h, found, collect, hl, kind, mode, base, sort, src, target, nt, tf, tp, tv, initial_cause,
+          src_cand, src_pos, nested):
+    """A hint of the multiple-chain techniques with ``nt`` chains (frame tf[i], target tp[i],
+    virtual tv[i]): its complexity (ancestors per chain, plus the inner hints behind them once
+    each), then either offered as the best (``collect`` False) or listed with its removals and
+    rule parents. Returns whether it was taken or listed."""
+    if not worth(g, target):
+        return False
+    ids = np.zeros(256, dtype=np.uint64)
+    nids = np.zeros(1, dtype=np.int64)
+    flat = 0
+    ident = np.uint64(0)
+    hl_counts = hl[HL_COUNT]
+    p0 = hl_counts[2]
+    for i in range(nt):
+        c, hs = _frame_walk(g, ws, tf[i], tp[i], tv[i], initial_cause, src_cand, src_pos, hl, collect)
+        flat += c
+        ident = ident * np.uint64(1000003) + hs
+    extra = 0
+    if nested:
+        for i in range(nt):
+            extra += _nested(ws, tf[i], tp[i], tv[i], ids, nids)
+    cplx = flat + extra
+    d = base + length_difficulty(cplx)
+    if not collect:
+        hl_counts[2] = p0
+        return offer(g, h, found, kind, mode, d, cplx, sort, src, target, True)
+    return _list(g, hl, d, cplx, sort, target, p0, ident)
+
+
+@kernel
+def _list(g, hl, d, cplx, sort, target, p0, ident):
+    """Append a hint whose conclusion is ``target`` to the list (its parents already written
+    from ``p0`` on)."""
+    cand = g[1]
+    counts = hl[HL_COUNT]
+    k = counts[0]
+    if k >= HL:
+        counts[3] = 1
+        counts[2] = p0
+        return False
+    hl[HL_D][k] = d
+    hl[HL_I][k, 0] = cplx
+    hl[HL_I][k, 1] = sort
+    hl[HL_I][k, 2] = k
+    hl[HL_PS][k] = p0
+    hl[HL_PN][k] = counts[2] - p0
+    hl[HL_HASH][k] = ident
+    hl[HL_RS][k] = counts[1]
+    cell, v = pcell(target), pvalue(target)
+    rems = hl[HL_REMS]
+    n = 0
+    if target & 1:
+        m = cand[cell] & ~(1 << v)
+        while m and counts[1] < HL_REM:
+            rems[counts[1]] = pot(cell, LOW[m & -m], 0)
+            m &= m - 1
+            counts[1] += 1
+            n += 1
+    elif counts[1] < HL_REM:
+        rems[counts[1]] = pot(cell, v, 0)
+        counts[1] += 1
+        n += 1
+    hl[HL_RN][k] = n
+    counts[0] = k + 1
+    return True
+
+
+@kernel
+def emit(hl, ws):
+    """The listed hints' removals as advanced potentials, in SE's order (its hint list sorted by
+    rating, complexity, sort key, first found), each once; hints without rule parents skipped
+    (they apply without the outer chain). Into ``ws``'s advanced buffer; how many."""
+    counts = hl[HL_COUNT]
+    n = counts[0]
+    keys = np.zeros(n, dtype=np.int64)
+    for k in range(n):
+        dk = np.int64(hl[HL_D][k] * 1000.0 + 0.5)
+        keys[k] = (dk << 40) | (min(hl[HL_I][k, 0], (1 << 20) - 1) << 20) | (hl[HL_I][k, 1] << 16) | k
+    idx = np.argsort(keys)
+    pots, pstart, pn, pool, acount = ws[25], ws[26], ws[27], ws[28], ws[29]
+    nest_c, nest_h = ws[35], ws[36]
+    acount[0] = 0
+    acount[1] = 0
+    stamp = ws[13][W_STAMP] + 1
+    ws[13][W_STAMP] = stamp
+    seen = ws[12]
+    rems, pars = hl[HL_REMS], hl[HL_PARS]
+    for j in range(n):
+        k = idx[j]
+        np_ = hl[HL_PN][k]
+        if np_ == 0:
+            continue
+        for r in range(hl[HL_RN][k]):
+            q = rems[hl[HL_RS][k] + r]
+            if seen[q] == stamp or acount[0] >= ADV_MAX or acount[1] + np_ > pool.shape[0]:
+                continue
+            seen[q] = stamp
+            a = acount[0]
+            pots[a] = q
+            pstart[a] = acount[1]
+            pn[a] = np_
+            for i in range(np_):
+                pool[acount[1] + i] = pars[hl[HL_PS][k] + i]
+            acount[1] += np_
+            nest_c[a] = hl[HL_I][k, 0]
+            nest_h[a] = hl[HL_HASH][k]
+            acount[0] = a + 1
+    return acount[0]
+
+
+@kernel
+def clear_hints(hl):
+    hl[HL_COUNT][:] = 0
+
+
+# -- the inner unary search (SE's "forcing chains and cycles", every hint, with paths) ----------------
+
+
+@kernel
+def unary_all(g, ws, hl, src_cand, src_pos):
+    """Every hint of SE's unary chains on the grid (three passes: X, Y, both links), listed
+    with their removals and rule parents against the outer chain's grid (``src_*``)."""
+    cand = g[1]
+    pend = np.zeros(NP, dtype=np.int64)
+    for mode in range(3):
+        x_links = mode != 1
+        y_links = mode != 0
+        for cell in range(81):
+            card = POP[cand[cell]]
+            if card < 2 or (not x_links and card > 2):
+                continue
+            if over_budget(ws):
+                return
+            m = cand[cell]
+            while m:
+                v = LOW[m & -m]
+                m &= m - 1
+                p_on = pot(cell, v, 1)
+                _cycles_all(g, ws, hl, p_on, y_links, x_links, pend, src_cand, src_pos)
+                if x_links:
+                    _forcing_all(g, ws, hl, p_on, y_links, src_cand, src_pos)
+                    _forcing_all(g, ws, hl, p_on - 1, y_links, src_cand, src_pos)
+
+
+@kernel
+def _forcing_all(g, ws, hl, source, y_links, src_cand, src_pos):
+    """SE's forcing chain from ``source`` (grown in layers), listed if found."""
+    f = 19
+    seed(ws, f, source)
+    qa, qb = ws[7], ws[8]
+    out, causes = ws[14], ws[15]
+    fs = ws[6]
+    buf = np.zeros(32, dtype=np.int64)
+    bufc = np.zeros(32, dtype=np.int64)
+    na, nb = 0, 0
+    if source & 1:
+        qa[0] = source
+        na = 1
+    else:
+        qb[0] = source
+        nb = 1
+    tparent = -1
+    tcause = C_NONE
+    while na > 0 or nb > 0:
+        nb2 = nb
+        for i in range(na):
+            p = qa[i]
+            ws[13][W_WORK] += 1
+            ws[13][7] += 1
+            n = on_to_off(g, p, y_links, buf, bufc)
+            for k in range(n):
+                q = buf[k]
+                if q | 1 == source and tparent < 0:
+                    tparent = p
+                    tcause = bufc[k]
+                if not in_frame(ws, f, q):
+                    frame_add(ws, f, q, bufc[k])
+                    frame_parent(ws, f, q, p)
+                    qb[nb2] = q
+                    nb2 += 1
+        na2 = 0
+        for i in range(nb2):
+            p = qb[i]
+            ws[13][W_WORK] += 1
+            ws[13][7] += 1
+            n = off_to_on(g, ws, p, y_links, True, False)
+            for k in range(n):
+                q = out[k]
+                if q & ~1 == source and tparent < 0:
+                    tparent = p
+                    tcause = causes[k]
+                if not in_frame(ws, f, q):
+                    frame_add(ws, f, q, causes[k])
+                    frame_parent(ws, f, q, p)
+                    qa[na2] = q
+                    na2 += 1
+        na = na2
+        nb = 0
+        if tparent >= 0:
+            break
+    if tparent < 0:
+        return
+    target = source ^ 1
+    if not worth(g, target):
+        return
+    # the target as SE's frame would hold it: a potential with one parent, not in the frame
+    fs[f, F_V_START] = fs[f, F_POOL]
+    if fs[f, F_POOL] < POOL:
+        ws[3][f, fs[f, F_POOL]] = tparent
+        fs[f, F_POOL] += 1
+    fs[f, F_V_N] = 1
+    fs[f, F_V_CAUSE] = tcause
+    counts = hl[HL_COUNT]
+    p0 = counts[2]
+    c, hs = _frame_walk(g, ws, f, target, True, C_NONE, src_cand, src_pos, hl, True)
+    base = 7.0 if y_links else 6.6
+    d = base + length_difficulty(c)
+    _list(g, hl, d, c, 4 if y_links else 2, target, p0, hs)
+
+
+@kernel
+def _cycles_all(g, ws, hl, source, y_links, x_links, pend_on, src_cand, src_pos):
+    """SE's cycles from ``source`` (see ``chains._cycles``), every one listed."""
+    partners = np.zeros(4, dtype=np.int64)
+    npart = _partners(g, source, y_links, x_links, partners)
+    if npart == 0:
+        return
+    nodes, pend_off, seen, ncause = ws[20], ws[21], ws[23], ws[37]
+    out, causes = ws[14], ws[15]
+    ctr = ws[13]
+    ctr[W_STAMP] += 1
+    st = ctr[W_STAMP]
+    buf = np.zeros(32, dtype=np.int64)
+    bufc = np.zeros(32, dtype=np.int64)
+    cap = nodes.shape[0] - 1
+    nodes[0, 0] = source
+    nodes[0, 1] = -1
+    nodes[0, 2] = 0
+    ncause[0] = C_NONE
+    nn = 1
+    seen[source] = st
+    pend_on[0] = 0
+    non = 1
+    while non > 0:
+        noff = 0
+        for i in range(non):
+            un = pend_on[i]
+            d = nodes[un, 2]
+            p = nodes[un, 0]
+            ctr[W_WORK] += 1
+            ctr[5] += 1
+            n = on_to_off(g, p, y_links, buf, bufc)
+            for k in range(n):
+                q = buf[k]
+                if d >= 2:
+                    for j in range(npart):
+                        if partners[j] == q and not _is_parent(nodes, un, q):
+                            ctr[4] += 1
+                            nodes[cap, 0] = q
+                            nodes[cap, 1] = un
+                            nodes[cap, 2] = d + 1
+                            ncause[cap] = bufc[k]
+                            _cycle_list(g, ws, hl, nodes, ncause, cap, source, y_links, x_links, j, npart,
+                                        src_cand, src_pos)
+                if seen[q] != st and nn < cap:
+                    seen[q] = st
+                    nodes[nn, 0] = q
+                    nodes[nn, 1] = un
+                    nodes[nn, 2] = d + 1
+                    ncause[nn] = bufc[k]
+                    pend_off[noff] = nn
+                    noff += 1
+                    nn += 1
+        non = 0
+        for i in range(noff):
+            xn = pend_off[i]
+            p = nodes[xn, 0]
+            ctr[W_WORK] += 1
+            n = off_to_on(g, ws, p, y_links, x_links, False)
+            for k in range(n):
+                q = out[k]
+                if seen[q] != st and nn < cap:
+                    seen[q] = st
+                    nodes[nn, 0] = q
+                    nodes[nn, 1] = xn
+                    nodes[nn, 2] = nodes[xn, 2] + 1
+                    ncause[nn] = causes[k]
+                    pend_on[non] = nn
+                    non += 1
+                    nn += 1
+
+
+@kernel
+def _closing_cause(g, source, partner, y_links, x_links):
+    """The cause of the implication partner (off) => source (on) that closes a cycle."""
+    pos = g[2]
+    if y_links and pcell(partner) == pcell(source):
+        return C_CELL
+    cell, v = pcell(source), pvalue(source)
+    for t in range(3):
+        r = CELL_REGION[cell, t]
+        m = pos[r, v] & ~(1 << CELL_POS[cell, t])
+        if m != 0 and m & (m - 1) == 0 and REGION[r, LOW[m]] == pcell(partner):
+            return C_BLOCK + t
+    return C_NONE
+
+
+@kernel
+def _cycle_list(g, ws, hl, nodes, ncause, last, source, y_links, x_links, j, npart, src_cand, src_pos):
+    """List the cycle closed at node ``last``: removals in SE's order (the cells outside the
+    cycle seeing one of its "on" and one of its "off" potentials of a value, in the order its
+    walk meets them, then as a Java HashMap of cells iterates), rule parents from every
+    potential but the source (SE collects them from the cycle and its reverse)."""
+    cand = g[1]
+    incycle = np.zeros(81, dtype=np.bool_)
+    forw = np.zeros((81, 10), dtype=np.bool_)
+    back = np.zeros((81, 10), dtype=np.bool_)
+    incycle[pcell(source)] = True
+    length = 1
+    k = last
+    while nodes[k, 1] >= 0:
+        incycle[pcell(nodes[k, 0])] = True
+        length += 1
+        k = nodes[k, 1]
+    # the walk: the closing "on" potential (the source again), then back along the path
+    walk = np.zeros(length + 1, dtype=np.int64)
+    nw = 0
+    walk[nw] = source
+    nw += 1
+    k = last
+    while nodes[k, 1] >= 0:
+        walk[nw] = nodes[k, 0]
+        nw += 1
+        k = nodes[k, 1]
+    order_c = np.zeros(810, dtype=np.int64)
+    order_v = np.zeros(810, dtype=np.int64)
+    no = 0
+    for i in range(nw):
+        p = walk[i]
+        c, v = pcell(p), pvalue(p)
+        for o in range(81):
+            if SEES[c, o] and not incycle[o] and (cand[o] >> v) & 1:
+                if p & 1:
+                    if not forw[o, v]:
+                        forw[o, v] = True
+                        order_c[no] = o
+                        order_v[no] = v
+                        no += 1
+                else:
+                    back[o, v] = True
+    cells = np.zeros(81, dtype=np.int64)
+    vals = np.zeros(81, dtype=np.int64)
+    slot = np.full(81, -1, dtype=np.int64)
+    ncells = 0
+    for i in range(no):
+        o, v = order_c[i], order_v[i]
+        if not back[o, v]:
+            continue
+        if slot[o] < 0:
+            slot[o] = ncells
+            cells[ncells] = o
+            ncells += 1
+        vals[slot[o]] |= 1 << v
+    if ncells == 0:
+        return
+    counts = hl[HL_COUNT]
+    k0 = counts[0]
+    if k0 >= HL:
+        counts[3] = 1
+        return
+    p0 = counts[2]
+    hsum = np.uint64(0)
+    # rule parents: the closing "on", every node but the source, each with its cause
+    _cause_parents(g, src_cand, src_pos, source, _closing_cause(g, source, nodes[last, 0], y_links, x_links), hl)
+    k = last
+    while nodes[k, 1] >= 0:
+        p = nodes[k, 0]
+        hsum += _mix(p + 1)
+        _cause_parents(g, src_cand, src_pos, p | 1, ncause[k], hl)
+        k = nodes[k, 1]
+    hsum += _mix(source + 1)
+    xy = x_links and y_links
+    d = (7.0 if xy else 6.5) + length_difficulty(length)
+    hl[HL_D][k0] = d
+    hl[HL_I][k0, 0] = length
+    hl[HL_I][k0, 1] = 4 if xy else (3 if y_links else 2)
+    hl[HL_I][k0, 2] = k0
+    hl[HL_PS][k0] = p0
+    hl[HL_PN][k0] = counts[2] - p0
+    hl[HL_HASH][k0] = hsum
+    cap = 16
+    while ncells > cap * 3 // 4:
+        cap *= 2
+    hl[HL_RS][k0] = counts[1]
+    nr = 0
+    rems = hl[HL_REMS]
+    for bucket in range(cap):
+        for i in range(ncells):
+            if cells[i] & (cap - 1) == bucket:
+                m = vals[i]
+                for v in range(1, 10):
+                    if (m >> v) & 1 and counts[1] < HL_REM:
+                        rems[counts[1]] = pot(cells[i], v, 0)
+                        counts[1] += 1
+                        nr += 1
+    hl[HL_RN][k0] = nr
+    counts[0] = k0 + 1
+
+
+# -- the generic chaining: SE's doChaining and getMultipleChainsHintList, one copy per tier ---------------
+#
+# Plain functions: ``_tier`` compiles a copy of each for every tier, with the names in capitals
+# (DC, ADVANCED, MC_INNER, ...) bound to that tier's functions.
+
+
+def _dc(g, ws, f, y_links, dynamic, level, nl, wsn, wsn2, hln, hln2):
+    """SE's doChaining in frame f (see ``chains.do_chaining``), at any level: once nothing is
+    pending, the tier's advanced implications (``ADVANCED``), with the inner hints behind them."""
+    cand, pos = g[1], g[2]
+    qon, qoff, undo = ws[7], ws[8], ws[9]
+    out, causes, hstart, hn, hpool = ws[14], ws[15], ws[16], ws[17], ws[18]
+    fs, pool = ws[6], ws[3]
+    ctr = ws[13]
+    ws[10][:] = cand
+    ws[11][:, :] = pos
+    non, noff = 0, 0
+    for k in range(fs[f, F_NON]):
+        qon[non] = frame_on(ws, f, k)
+        non += 1
+    for k in range(fs[f, F_NOFF]):
+        qoff[noff] = frame_off(ws, f, k)
+        noff += 1
+    hon, hoff = 0, 0
+    nundo = 0
+    absurd = False
+    buf = np.zeros(32, dtype=np.int64)
+    bufc = np.zeros(32, dtype=np.int64)
+    while True:
+        if hon < non:
+            p = qon[hon]
+            hon += 1
+            ctr[W_WORK] += 1
+            n = on_to_off(g, p, y_links, buf, bufc)
+            for k in range(n):
+                q = buf[k]
+                if in_frame(ws, f, q | 1):
+                    fs[f, 4] = 1
+                    fs[f, F_AB_ON] = q | 1
+                    fs[f, F_AB_OFF] = q
+                    fs[f, F_AB_VIRTUAL] = 0
+                    fs[f, F_V_START] = fs[f, F_POOL]
+                    fs[f, F_V_N] = 1
+                    fs[f, F_V_CAUSE] = bufc[k]
+                    if fs[f, F_POOL] < POOL:
+                        pool[f, fs[f, F_POOL]] = p
+                        fs[f, F_POOL] += 1
+                    absurd = True
+                    break
+                if not in_frame(ws, f, q):
+                    frame_add(ws, f, q, bufc[k])
+                    frame_parent(ws, f, q, p)
+                    qoff[noff] = q
+                    noff += 1
+            if absurd:
+                break
+            continue
+        if hoff < noff:
+            p = qoff[hoff]
+            hoff += 1
+            ctr[W_WORK] += 1
+            n = off_to_on(g, ws, p, y_links, True, dynamic)
+            if dynamic:
+                if remove(g, pcell(p), pvalue(p)):
+                    undo[nundo, 0] = pcell(p)
+                    undo[nundo, 1] = pvalue(p)
+                    nundo += 1
+            for k in range(n):
+                q = out[k]
+                if in_frame(ws, f, q & ~1):
+                    fs[f, 4] = 1
+                    fs[f, F_AB_ON] = q
+                    fs[f, F_AB_OFF] = q & ~1
+                    fs[f, F_AB_VIRTUAL] = 1
+                    fs[f, F_V_START] = fs[f, F_POOL]
+                    fs[f, F_V_CAUSE] = causes[k]
+                    start = fs[f, F_POOL]
+                    if start + 1 + hn[k] <= POOL:
+                        pool[f, start] = p
+                        for j in range(hn[k]):
+                            pool[f, start + 1 + j] = hpool[hstart[k] + j]
+                        fs[f, F_POOL] = start + 1 + hn[k]
+                        fs[f, F_V_N] = 1 + hn[k]
+                    absurd = True
+                    break
+                if not in_frame(ws, f, q):
+                    frame_add(ws, f, q, causes[k])
+                    frame_parent(ws, f, q, p)
+                    for j in range(hn[k]):
+                        frame_parent(ws, f, q, hpool[hstart[k] + j])
+                    qon[non] = q
+                    non += 1
+            if absurd:
+                break
+            continue
+        if level > 0 and not over_budget(ws):
+            n = ADVANCED(g, ws, level, nl, wsn, wsn2, hln, hln2)
+            added = False
+            for k in range(n):
+                q = ws[25][k]
+                if not in_frame(ws, f, q):
+                    frame_add(ws, f, q, C_ADVANCED)
+                    for j in range(ws[27][k]):
+                        parent = ws[28][ws[26][k] + j]
+                        if in_frame(ws, f, parent):
+                            frame_parent(ws, f, q, parent)
+                    ws[33][f, q] = ws[35][k]
+                    ws[34][f, q] = ws[36][k]
+                    qoff[noff] = q
+                    noff += 1
+                    added = True
+            if added:
+                continue
+        break
+    for k in range(nundo - 1, -1, -1):
+        restore(g, undo[k, 0], undo[k, 1])
+    return absurd
+
+
+@kernel
+def _simple_rules(g, ws):
+    """What SE's simple rules remove from the reduced grid, as advanced potentials with no
+    nested chain behind them (complexity and identity 0); how many."""
+    n = basic(g, ws[10], (ws[25], ws[26], ws[27], ws[28], ws[29]))
+    for k in range(n):
+        ws[35][k] = 0
+        ws[36][k] = 0
+    return n
+
+
+def _adv_g1(g, ws, level, nl, wsn, wsn2, hln, hln2):
+    """Level 1: the simple rules only."""
+    n = _simple_rules(g, ws)
+    return n
+
+
+def _adv_g2(g, ws, level, nl, wsn, wsn2, hln, hln2):
+    """Levels 2 and 3: the simple rules, then SE's forcing chains and cycles, then (level 3)
+    its static cell and region forcing chains, each on the reduced grid."""
+    n = _simple_rules(g, ws)
+    if n == 0 and level >= 2:
+        clear_hints(hln)
+        unary_all(g, wsn, hln, ws[10], ws[11])
+        n = emit(hln, ws)
+    if n == 0 and level >= 3:
+        clear_hints(hln)
+        MC_STATIC(g, wsn, HDUMMY(), False, 1, 0, 0, True, hln, ws[10], ws[11], wsn2, wsn2, hln2, hln2)
+        n = emit(hln, ws)
+    return n
+
+
+def _adv_g3(g, ws, level, nl, wsn, wsn2, hln, hln2):
+    """Level 4: the simple rules, then SE's dynamic forcing chains at level ``nl`` (0 to 3)."""
+    n = _simple_rules(g, ws)
+    if n == 0:
+        clear_hints(hln)
+        if nl <= 1:
+            MC_LOW(g, wsn, HDUMMY(), False, 2, nl, 0, True, hln, ws[10], ws[11], wsn2, wsn2, hln2, hln2)
+        else:
+            MC_MID(g, wsn, HDUMMY(), False, 2, nl, 0, True, hln, ws[10], ws[11], wsn2, wsn2, hln2, hln2)
+        n = emit(hln, ws)
+    return n
+
+
+def _mc(g, ws, h, found, mode, level, nl, collect, hl, src_cand, src_pos, wsn, wsn2, hln, hln2):
+    """SE's multiple-chain techniques (see ``chains.multiple_chains``) at any level: ``mode`` 1
+    static cell and region forcing chains, 2 dynamic ones (with contradictions and double
+    implications) at ``level`` (0 dynamic, 1 (+), 2 and 3 nested, 4 nested dynamic at ``nl``).
+    Either the best hint into ``h`` (returns whether found) or, ``collect``, every hint listed."""
+    cand = g[1]
+    pos = g[2]
+    dynamic = mode == 2
+    if not dynamic:
+        base = 8.0
+    elif level > 0:
+        base = 8.5 + 0.5 * level
+    else:
+        base = 8.5
+    sub = 1 if not dynamic else (2 if level == 0 else (3 if level == 1 else (4 if level == 2 else (5 if level == 3 else 6 + nl))))
+    nested = level >= 2
+    values = np.zeros(10, dtype=np.int64)
+    tf = np.zeros(9, dtype=np.int64)
+    tp = np.zeros(9, dtype=np.int64)
+    tv = np.zeros(9, dtype=np.bool_)
+    frames = np.zeros(9, dtype=np.int64)
+    fs = ws[6]
+    for cell in range(81):
+        card = POP[cand[cell]]
+        if not (card > 2 or (card > 1 and dynamic)):
+            continue
+        if over_budget(ws):
+            return found
+        nv = 0
+        m = cand[cell]
+        while m:
+            values[nv] = LOW[m & -m]
+            m &= m - 1
+            nv += 1
+        for k in range(nv):
+            v = values[k]
+            p_on = pot(cell, v, 1)
+            p_off = p_on - 1
+            fon = k
+            foff = 9
+            seed(ws, fon, p_on)
+            if DC(g, ws, fon, True, dynamic, level, nl, wsn, wsn2, hln, hln2) and dynamic:
+                tf[0], tp[0], tv[0] = fon, fs[fon, F_AB_ON], fs[fon, F_AB_VIRTUAL] == 1
+                tf[1], tp[1], tv[1] = fon, fs[fon, F_AB_OFF], fs[fon, F_AB_VIRTUAL] == 0
+                if _hint(g, ws, h, found, collect, hl, T.CONTRADICTION_FORCING, sub, base, 7, p_on, p_off, 2, tf, tp, tv,
+                         C_NONE, src_cand, src_pos, nested):
+                    found = True
+            if dynamic:
+                seed(ws, foff, p_off)
+                if DC(g, ws, foff, True, dynamic, level, nl, wsn, wsn2, hln, hln2):
+                    tf[0], tp[0], tv[0] = foff, fs[foff, F_AB_ON], fs[foff, F_AB_VIRTUAL] == 1
+                    tf[1], tp[1], tv[1] = foff, fs[foff, F_AB_OFF], fs[foff, F_AB_VIRTUAL] == 0
+                    if _hint(g, ws, h, found, collect, hl, T.CONTRADICTION_FORCING, sub, base, 7, p_off, p_on, 2, tf, tp,
+                             tv, C_NONE, src_cand, src_pos, nested):
+                        found = True
+                if card >= 3:
+                    for state in (1, 0):
+                        count = fs[fon, F_NON] if state == 1 else fs[fon, F_NOFF]
+                        for j in range(count):
+                            q = frame_on(ws, fon, j) if state == 1 else frame_off(ws, fon, j)
+                            if in_frame(ws, foff, q) and worth(g, q):
+                                tf[0], tp[0], tv[0] = fon, q, False
+                                tf[1], tp[1], tv[1] = foff, q, False
+                                if _hint(g, ws, h, found, collect, hl, T.DOUBLE_FORCING, sub, base, 1, p_on, q, 2, tf, tp,
+                                         tv, C_NONE, src_cand, src_pos, nested):
+                                    found = True
+            # region forcing chains from the regions where this cell is the value's first place
+            for t in range(3):
+                r = CELL_REGION[cell, t]
+                pm = pos[r, v]
+                npos = POP[pm]
+                if not (npos == 2 or npos > 2):
+                    continue
+                if REGION[r, LOW[pm]] != cell:
+                    continue
+                nf = 0
+                mm = pm
+                nxt = 10
+                while mm:
+                    c = REGION[r, LOW[mm & -mm]]
+                    mm &= mm - 1
+                    if c == cell:
+                        frames[nf] = fon
+                    else:
+                        fr = nxt
+                        nxt += 1
+                        seed(ws, fr, pot(c, v, 1))
+                        DC(g, ws, fr, True, dynamic, level, nl, wsn, wsn2, hln, hln2)
+                        frames[nf] = fr
+                    nf += 1
+                f0 = frames[0]
+                for state in range(2):
+                    count = fs[f0, F_NON] if state == 1 else fs[f0, F_NOFF]
+                    for j in range(count):
+                        q = frame_on(ws, f0, j) if state == 1 else frame_off(ws, f0, j)
+                        every = True
+                        for x in range(1, nf):
+                            if not in_frame(ws, frames[x], q):
+                                every = False
+                                break
+                        if not every or not worth(g, q):
+                            continue
+                        for x in range(nf):
+                            tf[x], tp[x], tv[x] = frames[x], q, False
+                        if _hint(g, ws, h, found, collect, hl, T.REGION_FORCING, sub, base, 6, pot(cell, v, 1), q, nf, tf,
+                                 tp, tv, C_BLOCK + t, src_cand, src_pos, nested):
+                            if not collect:
+                                h[0][11] = r
+                            found = True
+        if card == 2 or card > 2:
+            for state in (1, 0):
+                count = fs[0, F_NON] if state == 1 else fs[0, F_NOFF]
+                for j in range(count):
+                    q = frame_on(ws, 0, j) if state == 1 else frame_off(ws, 0, j)
+                    every = True
+                    for x in range(1, nv):
+                        if not in_frame(ws, x, q):
+                            every = False
+                            break
+                    if not every or not worth(g, q):
+                        continue
+                    for x in range(nv):
+                        tf[x], tp[x], tv[x] = x, q, False
+                    if _hint(g, ws, h, found, collect, hl, T.CELL_FORCING, sub, base, 5, cell, q, nv, tf, tp, tv, C_CELL,
+                             src_cand, src_pos, nested):
+                        found = True
+    return found
+
+
+def _hdummy():
+    return (np.zeros(16, dtype=np.int64), np.zeros(1, dtype=np.float64), np.zeros((729, 2), dtype=np.int64),
+            np.zeros(81, dtype=np.int64))
+
+
+HDUMMY = kernel(_hdummy)
+
+
+def _tier(fn, name, **names):
+    """A compiled copy of the plain function ``fn`` named ``name`` (its own cache entry), with
+    the given global names bound to other kernels: how one generic chaining serves each level
+    of nesting without recursion."""
+    scope = dict(fn.__globals__)
+    scope.update(names)
+    copy = types.FunctionType(fn.__code__, scope, name, fn.__defaults__, fn.__closure__)
+    copy.__qualname__ = name
+    copy.__module__ = fn.__module__
+    copy.__doc__ = fn.__doc__
+    return kernel(copy)
+
+
+# tier 1: dynamic chains with the simple rules (and static ones); what levels 3 and 4 nest
+ADV_G1 = _tier(_adv_g1, "adv_g1")
+DC_G1 = _tier(_dc, "dc_g1", ADVANCED=ADV_G1)
+MC_G1 = _tier(_mc, "mc_g1", DC=DC_G1)
+# tier 2: levels 2 and 3, nesting forcing chains and cycles, and static multiple chains
+ADV_G2 = _tier(_adv_g2, "adv_g2", MC_STATIC=MC_G1)
+DC_G2 = _tier(_dc, "dc_g2", ADVANCED=ADV_G2)
+MC_G2 = _tier(_mc, "mc_g2", DC=DC_G2)
+# tier 3: level 4, nesting dynamic chains of levels 0 to 3
+ADV_G3 = _tier(_adv_g3, "adv_g3", MC_LOW=MC_G1, MC_MID=MC_G2)
+DC_G3 = _tier(_dc, "dc_g3", ADVANCED=ADV_G3)
+MC_G3 = _tier(_mc, "mc_g3", DC=DC_G3)
+
+
+@kernel
+def nested_chains(g, ws, h, level, nl, ws1, ws2, hl1, hl2):
+    """The best hint of SE's nested dynamic forcing chains: ``level`` 2 (9.5), 3 (10.0), or 4
+    (10.5, nesting dynamic chains of level ``nl``); ``ws1``, ``ws2``, ``hl1``, ``hl2`` hold the
+    inner searches."""
+    src_cand, src_pos = ws[10], ws[11]
+    if level <= 3:
+        return MC_G2(g, ws, h, False, 2, level, 0, False, hl1, src_cand, src_pos, ws1, ws2, hl1, hl2)
+    return MC_G3(g, ws, h, False, 2, 4, nl, False, hl1, src_cand, src_pos, ws1, ws2, hl1, hl2)
+
+
+#: SE's nested rules, in its order: (level, nesting level of the inner dynamic chains); their
+#: numbers follow ``se.BASE_RULES`` in ``se.RULE_NAMES``
+NESTED_RULES = ((2, 0), (3, 0), (4, 0), (4, 1), (4, 2), (4, 3))
+
+
+@kernel
+def nested_step(g, ws, h, ws1, ws2, hl1, hl2, first_rule):
+    """The next step when no rule before them applies: the first nested rule with a hint (in
+    ``h``), numbered from ``first_rule`` (its number in ``ws[13][6]`` while it searches);
+    -1 if none applies, -2 if the work budget ran out."""
+    for k in range(len(NESTED_RULES)):
+        ws[13][6] = first_rule + k
+        level, nl = NESTED_RULES[k]
+        found = nested_chains(g, ws, h, level, nl, ws1, ws2, hl1, hl2)
+        if ws[13][W_OVER]:
+            return -2
+        if found:
+            return first_rule + k
+    return -1

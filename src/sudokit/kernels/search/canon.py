@@ -1,0 +1,399 @@
+"""Canonical (minlex) forms of 9x9 boards, compiled.
+
+The *minlex form* of a board is the smallest 81-value string, read row by row, over every
+transformation that keeps a Sudoku a Sudoku: transposition, the order of the three bands, the
+order of the rows inside each band, the same for stacks and columns (2 * 6**8 = 3,359,232 of
+them), with the digits then relabelled in order of first appearance and an empty cell (0)
+smaller than any digit.
+
+Trying them all costs a second a board, so the search goes row by row instead. A *candidate*
+is a partial transformation whose output so far equals the smallest one found; all candidates
+at a step share that prefix, and each step keeps only those tied for the smallest next value.
+A candidate fixes nothing it does not have to:
+
+- the rows are chosen one output row at a time (9 first rows, then the band's two others in
+  2 orders, then 6 rows of the other bands, ...);
+- the first output row with a given only counts its givens per stack: its digits are all new,
+  so their labels are their places' order and the row's smallest form depends on where the
+  givens stand, not on which digits they are. It sorts the stacks by their number of givens
+  and, inside each stack, puts the empty columns first; every order that agrees is still open;
+- later rows are read cell by cell. A cell whose column is still open takes an empty column
+  if one is free (which one stays open), else branches over the free columns; a digit met
+  earlier only in that first row gets the label of the place its column would take, and the
+  earliest free place gives the smallest label, so that place is taken for it (no branch).
+
+What is still open is kept as blocks: ``stacks[S]`` is a bit mask of the board's stacks that
+output stack S may still be, and ``cols[X, i]`` one of the columns of stack X that may stand
+at place i inside it. Masks of one block are equal and as wide as the block; blocks are
+disjoint and contiguous, so choosing one member clears its bit from the rest.
+
+The kernels trust their input: a 9x9 board whose givens break no rule (a digit twice in a row
+would make the first row's labels wrong), checked once by ``sudokit.canon``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..build.jit import kernel
+
+# -- a candidate: two int64 words ------------------------------------------------------------
+#
+#   word 0   bits  0-35  rows     4 bits per output row k: the row (of the board as read) it
+#                                 comes from
+#            bit   36    T        1 when the board is read transposed
+#            bits 37-45  STACKS   3 bits per output stack S: the board's stacks it may be
+#            bits 46-49  NEXT     the label the next new digit takes
+#   word 1   bits  0-26  cols     3 bits per stack X and place i, at 3 * (3X + i): the
+#                                 columns 3X + b (bit b) that may stand there
+#            bits 27-62  LABELS   4 bits per digit d, at 27 + 4 * (d - 1): its label, 0 while
+#                                 it has not been read
+#
+# Words, not rows of an array: numba counts the references to every array a helper is handed,
+# and that took three quarters of the time.
+T_BIT = 36
+STACKS = 37
+NEXT = 46
+LABELS = 27
+#: one bit in each of three 3-bit fields
+SPREAD = 1 | 1 << 3 | 1 << 6
+#: the two words of a candidate before anything is chosen
+OPEN = ((SPREAD * 7) << STACKS | 1 << NEXT, (1 << 27) - 1)
+
+#: candidates held at first; a very symmetric board makes the buffers grow
+START = 64
+
+#: ``how``: the transformation of one smallest candidate: [T, the 9 rows, the 9 columns]
+HOW_SIZE = 19
+
+
+@kernel(inline="always")
+def _low(mask):
+    """The lowest set bit of a 3-bit mask, as an index."""
+    return 0 if mask & 1 else (1 if mask & 2 else 2)
+
+
+@kernel(inline="always")
+def _bits(mask):
+    """The number of set bits of a 3-bit mask."""
+    return (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1)
+
+
+@kernel(inline="always")
+def _row_of(w0, k):
+    """The board row output row k comes from."""
+    return (w0 >> (4 * k)) & 15
+
+
+@kernel(inline="always")
+def _stacks(w0, S):
+    """The mask of the board's stacks output stack S may be."""
+    return (w0 >> (STACKS + 3 * S)) & 7
+
+
+@kernel(inline="always")
+def _cols(w1, X, i):
+    """The mask of the columns of stack X that may stand at its place i."""
+    return (w1 >> (3 * (3 * X + i))) & 7
+
+
+@kernel(inline="always")
+def _label_of(w1, d):
+    """The label digit d took, 0 if none yet."""
+    return (w1 >> (LABELS + 4 * d - 4)) & 15
+
+
+@kernel(inline="always")
+def _choose_stack(w0, S, X):
+    """Word 0 once output stack S is the board's stack X."""
+    w0 &= ~((SPREAD << X) << STACKS)
+    w0 &= ~(7 << (STACKS + 3 * S))
+    return w0 | (1 << X) << (STACKS + 3 * S)
+
+
+@kernel(inline="always")
+def _pin(w1, X, i, b):
+    """Word 1 once column 3X+b stands at place i of stack X."""
+    w1 &= ~((SPREAD << b) << (9 * X))
+    w1 &= ~(7 << (3 * (3 * X + i)))
+    return w1 | (1 << b) << (3 * (3 * X + i))
+
+
+@kernel(inline="always")
+def _earliest(w0, w1, c):
+    """The earliest output place still open to column c."""
+    Y = c // 3
+    b = c - 3 * Y
+    S = 0
+    while not (_stacks(w0, S) >> Y) & 1:
+        S += 1
+    i = 0
+    while not (_cols(w1, Y, i) >> b) & 1:
+        i += 1
+    return 3 * S + i
+
+
+@kernel(inline="always")
+def _read(w0, w1, d, c, firstlab):
+    """Read digit d (0: an empty cell) in the output: returns (its label, the candidate's
+    words after). A digit read before keeps its label; one the first row holds (at column
+    ``c``, else -1) takes the label ``firstlab`` (that row's labels, 4 bits a place) gives the
+    earliest place its column may take, and the column settles there; any other takes the
+    next new label."""
+    if d == 0:
+        return 0, w0, w1
+    label = _label_of(w1, d)
+    if label:
+        return label, w0, w1
+    if c < 0:
+        label = (w0 >> NEXT) & 15
+        w0 += 1 << NEXT
+    else:
+        p = _earliest(w0, w1, c)
+        Y = c // 3
+        S = p // 3
+        if _stacks(w0, S) != 1 << Y:
+            w0 = _choose_stack(w0, S, Y)
+        if _cols(w1, Y, p - 3 * S) != 1 << (c - 3 * Y):
+            w1 = _pin(w1, Y, p - 3 * S, c - 3 * Y)
+        label = (firstlab >> (4 * p)) & 15
+    return label, w0, w1 | label << (LABELS + 4 * d - 4)
+
+
+@kernel
+def _cell(src, n, dst, k, q, first, grid, place, filled, firstlab):
+    """Output row k's cell q for every candidate of ``src[:n]``: the ways tied for its
+    smallest value go to ``dst``; returns (their number, the value). A number over
+    ``len(dst)`` means dst was too small (only its rows were written): grow it, ask again."""
+    S = q // 3
+    i = q - 3 * S
+    cap = dst.shape[0]
+    m = 0
+    best = 127
+    for j in range(n):
+        w0 = src[j, 0]
+        w1 = src[j, 1]
+        t = (w0 >> T_BIT) & 1
+        r = _row_of(w0, k)
+        r0 = _row_of(w0, first)
+        allowed = _stacks(w0, S)
+        if allowed & (allowed - 1):
+            busy = False
+            for X in range(3):
+                if (allowed >> X) & 1 and (filled[t, r] >> (3 * X)) & 7:
+                    busy = True
+            if not busy:  # every stack it may be is empty in this row: choose later
+                if best:
+                    best = 0
+                    m = 0
+                if m < cap:
+                    dst[m, 0] = w0
+                    dst[m, 1] = w1
+                m += 1
+                continue
+        for X in range(3):
+            if not (allowed >> X) & 1:
+                continue
+            x0 = w0 if allowed == 1 << X else _choose_stack(w0, S, X)
+            mask = _cols(w1, X, i)
+            empty = 0
+            for b in range(3):
+                if (mask >> b) & 1 and grid[t, r, 3 * X + b] == 0:
+                    empty |= 1 << b
+            if empty:
+                x1 = w1
+                if empty != mask:  # the block's empty columns first, then the others
+                    split = i + _bits(empty)
+                    for p in range(i, i + _bits(mask)):
+                        shift = 3 * (3 * X + p)
+                        x1 = (x1 & ~(7 << shift)) | (empty if p < split else mask ^ empty) << shift
+                if best:
+                    best = 0
+                    m = 0
+                if m < cap:
+                    dst[m, 0] = x0
+                    dst[m, 1] = x1
+                m += 1
+                continue
+            for b in range(3):
+                if not (mask >> b) & 1:
+                    continue
+                # int(): as plain Python (NUMBA_DISABLE_JIT) an int8 would overflow in shifts
+                d = int(grid[t, r, 3 * X + b])
+                c = int(place[t, r0, d])
+                value, y0, y1 = _read(x0, w1 if mask == 1 << b else _pin(w1, X, i, b), d, c, firstlab)
+                if value > best:
+                    continue
+                if value < best:
+                    best = value
+                    m = 0
+                if m < cap:
+                    dst[m, 0] = y0
+                    dst[m, 1] = y1
+                m += 1
+    return m, best
+
+
+@kernel(inline="always")
+def _pattern_key(row):
+    """The smallest pattern of a row with givens at the 9 bits of ``row``, as a number that
+    orders like the pattern read left to right (empty before given): its stacks sorted by
+    their number of givens, empty places first in each."""
+    c0 = _bits(row & 7)
+    c1 = _bits((row >> 3) & 7)
+    c2 = _bits((row >> 6) & 7)
+    lo = min(c0, c1, c2)
+    hi = max(c0, c1, c2)
+    key = 0
+    for S in range(3):
+        count = lo if S == 0 else (c0 + c1 + c2 - lo - hi if S == 1 else hi)
+        for i in range(3 - count, 3):
+            key |= 1 << (8 - 3 * S - i)
+    return key
+
+
+@kernel(inline="always")
+def _first_row(w0, w1, row, key):
+    """The words of a candidate whose first row with givens has them at the bits of ``row``
+    (its smallest pattern is ``key``), its blocks opened: stacks by number of givens, then
+    inside each stack its empty columns, then the others."""
+    total = 0
+    w0 &= ~((SPREAD * 7) << STACKS)
+    for S in range(3):
+        wanted = _bits((key >> (6 - 3 * S)) & 7)
+        for X in range(3):
+            if _bits((row >> (3 * X)) & 7) == wanted:
+                w0 |= (1 << X) << (STACKS + 3 * S)
+    w1 &= ~((1 << 27) - 1)
+    for X in range(3):
+        given = (row >> (3 * X)) & 7
+        count = _bits(given)
+        for i in range(3):
+            w1 |= ((7 ^ given) if i < 3 - count else given) << (3 * (3 * X + i))
+        total += count
+    w0 &= ~(15 << NEXT)
+    return w0 | (total + 1) << NEXT, w1
+
+
+@kernel(inline="always")
+def _options(w0, k):
+    """The board rows output row k may come from, as a 9-bit mask, given the rows taken
+    before it."""
+    if k % 3 == 0:
+        used = 0
+        for j in range(k):
+            used |= 7 << (3 * (_row_of(w0, j) // 3))
+        return 511 ^ used
+    band = _row_of(w0, k - 1) // 3
+    options = 7 << (3 * band)
+    for j in range(k - k % 3, k):
+        options &= ~(1 << _row_of(w0, j))
+    return options
+
+
+@kernel
+def _minlex(cells, out, how, a, b):
+    """The minlex form of the 81 ``cells`` (0 empty) into ``out`` and one transformation that
+    gives it into ``how``, with candidate buffers ``a`` and ``b`` (returned, maybe grown)."""
+    grid = np.zeros((2, 9, 9), dtype=np.int8)  # the board, and transposed
+    place = np.full((2, 9, 10), -1, dtype=np.int8)  # place[t, r, d]: the column of d in row r
+    filled = np.zeros((2, 9), dtype=np.int64)  # 9-bit masks of each row's givens
+    for r in range(9):
+        for c in range(9):
+            d = cells[9 * r + c]
+            grid[0, r, c] = d
+            grid[1, c, r] = d
+            if d:
+                place[0, r, d] = c
+                place[1, c, d] = r
+                filled[0, r] |= 1 << c
+                filled[1, c] |= 1 << r
+    for t in range(2):
+        a[t, 0] = OPEN[0] | t << T_BIT
+        a[t, 1] = OPEN[1]
+    # np.int64, not literals: numba would compile the callees once more for the literals
+    n = np.int64(2)
+    first = np.int64(-1)  # the first output row with a given, once there is one
+    firstlab = np.int64(0)  # its labels, 4 bits a place
+    for k in range(9):
+        # each candidate with each row it may take next: those of the smallest pattern
+        # before the first given, the empty rows (if any) after it
+        while True:
+            m = np.int64(0)
+            best = 1 << 10
+            for j in range(n):
+                w0 = a[j, 0]
+                options = _options(w0, k)
+                for r in range(9):
+                    if not (options >> r) & 1:
+                        continue
+                    row = filled[(w0 >> T_BIT) & 1, r]
+                    key = _pattern_key(row) if first < 0 else min(row, 1)
+                    if key > best:
+                        continue
+                    if key < best:
+                        best = key
+                        m = 0
+                    if m < b.shape[0]:
+                        b[m, 0] = w0 | r << (4 * k)
+                        b[m, 1] = a[j, 1]
+                    m += 1
+            if m <= b.shape[0]:
+                break
+            b = np.empty((2 * m, 2), dtype=np.int64)
+        a, b = b, a
+        n = m
+        if best == 0:
+            for q in range(9):
+                out[9 * k + q] = 0
+            continue
+        if first < 0:
+            first = k
+            for j in range(n):
+                w0 = a[j, 0]
+                row = filled[(w0 >> T_BIT) & 1, _row_of(w0, k)]
+                a[j, 0], a[j, 1] = _first_row(w0, a[j, 1], row, best)
+            label = 0
+            for q in range(9):
+                if (best >> (8 - q)) & 1:
+                    label += 1
+                    out[9 * k + q] = label
+                    firstlab |= label << (4 * q)
+                else:
+                    out[9 * k + q] = 0
+            continue
+        for q in range(9):
+            m, value = _cell(a, n, b, k, q, first, grid, place, filled, firstlab)
+            if m > b.shape[0]:
+                b = np.empty((2 * m, 2), dtype=np.int64)
+                m, value = _cell(a, n, b, k, q, first, grid, place, filled, firstlab)
+            out[9 * k + q] = value
+            a, b = b, a
+            n = m
+    # one smallest candidate, its open choices taken in order
+    w0 = a[0, 0]
+    w1 = a[0, 1]
+    how[0] = (w0 >> T_BIT) & 1
+    for k in range(9):
+        how[1 + k] = _row_of(w0, k)
+    for S in range(3):
+        X = _low(_stacks(w0, S))
+        w0 = _choose_stack(w0, S, X)
+        for i in range(3):
+            b_ = _low(_cols(w1, X, i))
+            w1 = _pin(w1, X, i, b_)
+            how[10 + 3 * S + i] = 3 * X + b_
+    return a, b
+
+
+@kernel
+def minlex(boards, out, how):
+    """The minlex form of every row of ``boards`` ((N, 81), 0 empty) into the rows of ``out``
+    (0 empty, 1-9 the labels), and into the rows of ``how`` (``HOW_SIZE``) one transformation
+    that gives it: transposed or not, then the source row of each output row, then the source
+    column of each output column, both in the board as read after transposing. One entry, for
+    one board too: each entry compiles on its own."""
+    a = np.empty((START, 2), dtype=np.int64)
+    b = np.empty((START, 2), dtype=np.int64)
+    for k in range(boards.shape[0]):
+        a, b = _minlex(boards[k], out[k], how[k], a, b)

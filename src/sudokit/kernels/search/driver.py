@@ -1,0 +1,70 @@
+"""The bookkeeping every search kernel does the same way under ``protocol``: beginning or
+resuming, pausing with a code for the caller, backtracking to the nearest choice with
+alternatives left, finishing, and for the batch loops starting a board, recording its result
+and giving the stack more levels. Inlined into each kernel's loop (a call that passes arrays
+costs numba a reference count on each)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import protocol as P
+from ..build.jit import kernel
+
+
+@kernel(inline="always")
+def pause(ctl, depth, phase, code):
+    """Save where the search stands (``depth``, ``phase``) and return ``code``."""
+    ctl[P.DEPTH] = depth
+    ctl[P.PHASE] = phase
+    return code
+
+
+@kernel(inline="always")
+def resume(ctl):
+    """Where a search call begins: ``(depth, phase, fresh)`` as the last call paused, or
+    ``(0, PROPAGATE, True)`` for a search not yet begun (``ctl[DEPTH] < 0``), whose givens
+    the caller then loads."""
+    if ctl[P.DEPTH] < 0:
+        return 0, P.PROPAGATE, True
+    return ctl[P.DEPTH], ctl[P.PHASE], False
+
+
+@kernel(inline="always")
+def backtrack(branch_rest, depth):
+    """The deepest level below ``depth`` with alternatives left to try, or -1 when none is."""
+    depth -= 1
+    while depth >= 0 and branch_rest[depth] == 0:
+        depth -= 1
+    return depth
+
+
+@kernel(inline="always")
+def finish(ctl, branch_rest):
+    """The search space is exhausted: pause so that a resumed call says ``DONE`` again."""
+    branch_rest[0] = 0
+    return pause(ctl, 0, P.BACKTRACK, P.DONE)
+
+
+@kernel
+def grown(old, length):
+    """``old`` lengthened to ``length`` along its first axis: its rows kept, new rows zero."""
+    new = np.zeros((length,) + old.shape[1:], dtype=old.dtype)
+    new[: old.shape[0]] = old
+    return new
+
+
+@kernel(inline="always")
+def start(ctl):
+    """Make ``ctl`` a search not yet begun (a batch loop's next board)."""
+    ctl[:] = 0
+    ctl[P.DEPTH] = -1
+
+
+@kernel(inline="always")
+def record(ctl, code, k, counts, nodes, guesses, exhausted):
+    """A batch loop's row ``k``: what the finished search of board k found and cost."""
+    counts[k] = ctl[P.COUNT]
+    nodes[k] = ctl[P.NODES]
+    guesses[k] = ctl[P.GUESSES]
+    exhausted[k] = code == P.DONE
