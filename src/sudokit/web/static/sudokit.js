@@ -209,7 +209,8 @@ function puzzleText(givensOnly) {
 
 // The request body naming the board (all its values, or only the givens), with its rules.
 function puzzleBody(givensOnly) {
-  const body = { puzzle: puzzleText(givensOnly), shape: `${state.box[0]}x${state.box[1]}`, symbols: state.symbols };
+  const [h, w] = state.box; // "9" is a board with its usual boxes, "2x3" a box
+  const body = { puzzle: puzzleText(givensOnly), shape: h === w ? String(state.size) : `${h}x${w}`, symbols: state.symbols };
   if (state.rules.variant) body.format = "json";
   return body;
 }
