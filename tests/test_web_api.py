@@ -90,7 +90,8 @@ def test_info_lists_the_endpoints_the_capabilities_and_the_limits(app):
     info = request(app, "GET", "/api/info").json()
     assert set(info["endpoints"]) == {"parse", "solve", "count", "hint", "explain", "rate", "generate", "canonical"}
     assert info["capabilities"] == {"generate": True, "canonical": True}
-    assert [entry["size"] for entry in info["sizes"]] == [4, 6, 9, 16]
+    assert [entry["size"] for entry in info["sizes"]] == [4, 6, 9, 16, 25]
+    assert info["sizes"][-1]["generate"] == {"minimal": False, "clues": 330}  # minimal ones take minutes
     assert info["levels"] == ["easy", "medium", "hard", "unfair", "extreme"]
     assert info["limits"]["max_body"] == Settings().max_body
     assert info["version"] == sudokit.__version__
@@ -133,6 +134,48 @@ def test_parse_reads_each_page_size(app, size, box):
     answer = ok(app, "parse", puzzle=text)["board"]
     assert answer["size"] == size and answer["box"] == box and len(answer["cells"]) == size * size
     assert answer["symbols"] == Board.empty(size).symbols
+
+
+def test_parse_returns_the_rules_of_a_plain_board(app):
+    rules = ok(app, "parse", puzzle=EASY)["board"]["rules"]
+    assert rules["variant"] is False and rules["json"] == {} and rules["techniques"] is None
+    assert rules["cages"] == [] and rules["candidates"] is None
+    assert [h["kind"] for h in rules["houses"]] == ["row"] * 9 + ["column"] * 9 + ["box"] * 9
+    assert rules["houses"][18]["cells"] == [0, 1, 2, 9, 10, 11, 18, 19, 20]
+
+
+VARIANTS = Path(__file__).resolve().parent / "data" / "variants"
+
+
+@pytest.mark.parametrize("name", ["jigsaw", "killer_generated", "windoku", "pencilmark"])
+def test_parse_returns_a_variants_rules_and_they_read_back(app, name):
+    text = (VARIANTS / f"{name}.jsonl").read_text().splitlines()[0]
+    board = Board.parse(text)
+    answer = ok(app, "parse", puzzle=text)["board"]
+    rules = answer["rules"]
+    assert rules["variant"] is True
+    geometry = board.geometry
+    assert [h["kind"] for h in rules["houses"]] == list(geometry.kinds)
+    assert [h["cells"] for h in rules["houses"]] == geometry.houses.tolist()
+    assert rules["cages"] == [[cage.total, list(cage.cells)] for cage in board.cages]
+    assert rules["candidates"] == (None if board.candidates is None else board.candidates.tolist())
+    # the page sends the rules back in the json format, with the values it holds
+    again = json.dumps({"givens": answer["line"], "size": answer["size"], **rules["json"]})
+    assert Board.parse(again) == board
+    solved = ok(app, "solve", puzzle=again, format="json")
+    assert solved["solution"]["cells"] == sudokit.solve(board).board.cells.tolist()
+    if name == "pencilmark":  # the techniques take pencil marks
+        assert rules["techniques"] is None
+    else:
+        assert "the human-style techniques" in rules["techniques"]
+        refused(post(app, "hint", puzzle=again), 422, rules["techniques"])
+
+
+def test_parse_keeps_the_diagonals_of_a_variant_line(app):
+    rules = ok(app, "parse", puzzle=EASY + " diagonals")["board"]["rules"]
+    assert rules["json"] == {"diagonals": ["main", "anti"]}
+    assert [h["kind"] for h in rules["houses"][27:]] == ["diagonal", "anti-diagonal"]
+    assert ok(app, "solve", puzzle=EASY + " diagonals")["status"] == "no solution"
 
 
 def test_parse_reports_conflicts_as_data_not_errors(app):
@@ -502,6 +545,17 @@ def test_generate_at_a_level_with_symmetry(app):
     refused(post(app, "generate", size=7), 422, "size")
     refused(post(app, "generate", symmetry="spiral"), 422, "symmetry must be one of")
     refused(post(app, "generate", score=[1, 2, 3]), 422, "score must be")
+
+
+def test_generate_a_25x25_within_the_pages_budget(app):
+    info = request(app, "GET", "/api/info").json()
+    defaults = info["sizes"][-1]["generate"]
+    answer = ok(app, "generate", size=25, seed=3, time_limit=10)
+    assert answer["status"] == "solved" and answer["puzzle"]["givens"] == defaults["clues"]
+    assert answer["minimal"] is False and ok(app, "generate", size=9, seed=3)["minimal"] is True
+    assert sudokit.is_unique(answer["puzzle"]["line"]).unique is True
+    # a minimal one would hold a worker for minutes past its budget: refused up front
+    refused(post(app, "generate", size=25, minimal=True), 422, "takes minutes")
 
 
 def test_a_generator_that_runs_out_answers_unknown(app):

@@ -51,7 +51,11 @@ from .messages import (
 )
 
 #: the board sizes the page offers (any size the library reads works through the API)
-PAGE_SIZES = (4, 6, 9, 16)
+PAGE_SIZES = (4, 6, 9, 16, 25)
+
+#: the generator's defaults where a minimal puzzle takes too long for any budget (and would hold
+#: a worker past it): carving a minimal 25x25 took 160-330 s, one stopped at 330 givens 0.05-2 s
+QUICK_GENERATION: Mapping[int, Json] = {25: {"minimal": False, "clues": 330}}
 
 
 # -- the endpoints ------------------------------------------------------------------------------
@@ -223,14 +227,18 @@ def generate(body: Json, settings: Settings) -> Task:
     at a ``level`` (``"hard"``, ``"hard+"``) or in a ``score`` range (``[low, high]``, either
     end null, or ``"low-high"``), with ``symmetry``, ``clues``, ``minimal`` and ``seed`` passed
     through; the seed used comes back, so the same request makes the same puzzle. The budget's
-    ``time_limit`` goes to the generator where it takes one, and bounds the wait in any case."""
+    ``time_limit`` goes to the generator where it takes one, and bounds the wait in any case.
+    Sizes of :data:`QUICK_GENERATION` default to its options and refuse ``minimal: true``."""
     check_fields(body, BUDGET_FIELDS + ("size", "level", "score", "symmetry", "clues", "minimal", "seed"))
     budget = budget_of(body, settings)
-    size = integer_field(body, "size", 9, 4, 16)
+    size = integer_field(body, "size", 9, 4, max(PAGE_SIZES))
     assert size is not None
     if Shape.for_size_or_none(size) is None:
         raise invalid(f"size must be one of {', '.join(map(str, PAGE_SIZES))}, or another size with boxes", "size")
-    minimal = flag_field(body, "minimal", True)
+    quick = QUICK_GENERATION.get(size, {})
+    minimal = flag_field(body, "minimal", quick.get("minimal", True))
+    if minimal and quick:
+        raise invalid(f"a minimal {size}x{size} puzzle takes minutes to carve, past any budget; leave minimal out (false at this size)", "minimal")
     level = text_field(body, "level")
     if level is not None and level.removesuffix("+") not in {item.value for item in Level}:
         names = ", ".join(item.value for item in Level)
@@ -241,7 +249,7 @@ def generate(body: Json, settings: Settings) -> Task:
     options: Json = {
         "shape": f"{size}x{size}",
         "symmetry": text_field(body, "symmetry"),
-        "clues": integer_field(body, "clues", None, 0, size * size),
+        "clues": integer_field(body, "clues", quick.get("clues"), 0, size * size),
         "minimal": minimal,
         "level": level,
         "score": score_of(body),
@@ -257,7 +265,8 @@ def generate(body: Json, settings: Settings) -> Task:
             raise invalid(str(error)) from None
         except GenerationError as error:  # the draws ran out: an answer, not a bug
             return {**unknown(budget), "reason": str(error), "puzzle": None, "seed": seed}
-        return {"status": SolveStatus.SOLVED.value, "puzzle": board_json(board), "seed": seed, "level": level, "budget": budget.json()}
+        answer = {"status": SolveStatus.SOLVED.value, "puzzle": board_json(board), "seed": seed, "level": level, "minimal": minimal}
+        return {**answer, "budget": budget.json()}
 
     return Task(work, budget)
 
@@ -269,7 +278,10 @@ def info(settings: Settings) -> Json:
         "version": sudokit.__version__,
         "endpoints": sorted(ENDPOINTS),
         "capabilities": {"generate": True, "canonical": True},
-        "sizes": [{"size": n, "box": [Shape.for_size(n).box_height, Shape.for_size(n).box_width]} for n in PAGE_SIZES],
+        "sizes": [
+            {"size": n, "box": [Shape.for_size(n).box_height, Shape.for_size(n).box_width], "generate": dict(QUICK_GENERATION.get(n, {}))}
+            for n in PAGE_SIZES
+        ],
         "levels": [level.value for level in Level],
         "formats": list(FORMATS),
         "limits": {

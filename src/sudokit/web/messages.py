@@ -8,6 +8,7 @@ Cells are numbered as everywhere in sudokit, ``row * n + col`` from 0; values ar
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from typing import Any, Iterable
@@ -16,6 +17,7 @@ from ..board import Board, Conflict, read_text
 from ..errors import FormatError
 from ..formats import FORMATS
 from ..logic import Rating, Step
+from ..logic.grid import human_rules
 from ..results import SolveResult, SolveStatus
 from ..shape import Shape
 
@@ -264,6 +266,32 @@ def board_json(board: Board) -> Json:
         "valid": status.valid,
         "complete": status.complete,
         "conflicts": [conflict_json(c) for c in status.conflicts],
+        "sums": [str(s) for s in status.sums],
+        "rules": rules_json(board),
+    }
+
+
+def rules_json(board: Board) -> Json:
+    """A board's rules, for the page to draw and to send back with every request: ``houses``
+    (each house's kind and cells: rows, columns, boxes or jigsaw regions, then extra houses),
+    ``cages`` (``[sum or null, cells]``), ``candidates`` (the starting pencil marks of a Sukaku,
+    a mask per cell, or null), ``variant`` (any rule beyond the shape's), ``json`` (the keys of
+    the ``json`` format that carry the rules) and ``techniques`` (null, or why the human-style
+    techniques refuse the board)."""
+    geometry = board.geometry
+    try:
+        human_rules(board)
+        refusal = None
+    except ValueError as error:
+        refusal = str(error)
+    keys = {key: value for key, value in json.loads(board.to_json()).items() if key not in ("givens", "size")}
+    return {
+        "houses": [{"kind": kind, "cells": cells} for kind, cells in zip(geometry.kinds, geometry.houses.tolist())],
+        "cages": [[cage.total, list(cage.cells)] for cage in board.cages],
+        "candidates": None if board.candidates is None else board.candidates.tolist(),
+        "variant": not board.plain,
+        "json": keys,
+        "techniques": refusal,
     }
 
 
