@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import engines
 from ..board import Board, as_board
+from ..results import Limits
 from ..shape import Shape
 
 #: probes per call of the kernel (the GIL is released inside; Ctrl-C is seen between calls)
@@ -110,24 +111,32 @@ def tables(board: Board) -> tuple[np.ndarray, ...]:
     return start, houses, cell_houses, cell_cages, cage_cells, cage_total
 
 
-def log_weights(board: Board, samples: int, seed: int | None, tilt: float = TILT) -> np.ndarray:
-    """The natural logarithms of ``samples`` probes' weights (``-inf`` for a dead end)."""
+def log_weights(board: Board, samples: int, seed: int | None, tilt: float = TILT,
+                time_limit: float | None = None) -> np.ndarray:
+    """The natural logarithms of ``samples`` probes' weights (``-inf`` for a dead end), fewer
+    where ``time_limit`` seconds ran out first (at least one block's, up to ``BLOCK``)."""
     kernel = engines.estimate_kernel()
     start, houses, cell_houses, cell_cages, cage_cells, cage_total = tables(board)
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0] | np.uint64(1)
     out = np.empty(samples, dtype=np.float64)
-    for first in range(0, samples, BLOCK):
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    block = BLOCK if deadline is None else max(2, min(BLOCK, samples // 64))  # see the clock often
+    for first in range(0, samples, block):
         kernel.probes(start, houses, cell_houses, cell_cages, cage_cells, cage_total, board.size, rng, tilt, EXACT_NODES,
-                      out[first : first + BLOCK])
+                      out[first : first + block])
+        if deadline is not None and time.perf_counter() >= deadline:
+            return out[: first + block]
     return out
 
 
-def estimate(puzzle: Any, samples: int = 10_000, seed: int | None = None, *, shape: Shape | None = None) -> Estimate:
+def estimate(puzzle: Any, samples: int = 10_000, seed: int | None = None, *, time_limit: float | None = None,
+             shape: Shape | None = None) -> Estimate:
     """An unbiased estimate of the number of solutions of ``puzzle`` from ``samples`` random
     probes (Knuth's estimator over a propagating search), with a 95% interval (``low``,
-    ``high``; Chebyshev's, see the module's docstring). The same ``seed`` gives the same estimate. Every variant's rules count: jigsaw
-    regions, extra houses, killer cages, pencil marks.
+    ``high``; Chebyshev's, see the module's docstring). The same ``seed`` gives the same estimate.
+    ``time_limit`` (seconds) stops sampling early: ``samples`` then says how many were drawn.
+    Every variant's rules count: jigsaw regions, extra houses, killer cages, pencil marks.
 
     >>> result = estimate("." * 16, samples=2000, seed=1)
     >>> result.low <= 288 <= result.high
@@ -137,9 +146,10 @@ def estimate(puzzle: Any, samples: int = 10_000, seed: int | None = None, *, sha
         raise ValueError(f"samples must be a whole number, at least 2, not {samples!r}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
         raise ValueError(f"seed must be a non-negative integer or None, not {seed!r}")
+    Limits(1, time_limit)  # checked as every budget is
     board = as_board(puzzle, shape)
     began = time.perf_counter()
-    weights = log_weights(board, int(samples), seed)
+    weights = log_weights(board, int(samples), seed, time_limit=time_limit)
     hits = int(np.count_nonzero(np.isfinite(weights)))
     if not hits:
         log_mean = log_low = log_high = -math.inf
@@ -154,7 +164,7 @@ def estimate(puzzle: Any, samples: int = 10_000, seed: int | None = None, *, sha
         log_high = top + math.log(mean + spread) + ROUNDING
     to10 = 1 / math.log(10)
     return Estimate(
-        puzzle=board, value=_exp(log_mean), low=_exp(log_low), high=_exp(log_high), samples=int(samples),
+        puzzle=board, value=_exp(log_mean), low=_exp(log_low), high=_exp(log_high), samples=len(weights),
         log10=log_mean * to10, log10_low=log_low * to10, log10_high=log_high * to10, hits=hits, seed=seed,
         elapsed=time.perf_counter() - began,
     )
