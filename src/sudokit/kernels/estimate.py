@@ -217,7 +217,7 @@ def _count_below(masks, values, houses, cell_houses, cell_cages, cage_cells, cag
 
 
 @kernel
-def probes(start, houses, cell_houses, cell_cages, cage_cells, cage_total, n, rng, beta, budget, out):
+def probes(start, houses, cell_houses, cell_cages, cage_cells, cage_total, n, rng, beta, budget, reach, out):
     """Run ``len(out)`` probes from the candidates ``start``; ``out[k]`` is probe ``k``'s
     weight as a natural logarithm, ``-inf`` for a probe that ended in a contradiction.
 
@@ -231,8 +231,9 @@ def probes(start, houses, cell_houses, cell_cages, cage_cells, cage_total, n, rn
     A node whose subtree a depth-first search exhausts within ``budget`` nodes is counted
     exactly instead (its count is its own unbiased estimate, with no spread). The search is
     tried where no more cells are open than at the most open node counted so far, plus a
-    margin: every probe may learn from those before it, and the mean stays exact whatever
-    the choice, since each node's weight has the node's count as its mean either way."""
+    margin (``reach[0]``, ``cells`` before any: kept between calls): every probe may learn from
+    those before it, and the mean stays exact whatever the choice, since each node's weight
+    has the node's count as its mean either way."""
     cells = start.shape[0]
     full = (ONE << np.uint64(n)) - ONE if n < 64 else ~ZERO
     masks = np.empty(cells, dtype=np.uint64)
@@ -245,7 +246,6 @@ def probes(start, houses, cell_houses, cell_cages, cage_cells, cage_total, n, rn
     stack_values = np.empty((levels, cells), dtype=np.int64)
     stack_cell = np.empty(levels, dtype=np.int64)
     stack_rest = np.empty(levels, dtype=np.uint64)
-    reach = cells  # try exact counts with at most this many open cells (learnt as probes go)
     for k in range(out.shape[0]):
         masks[:] = start
         values[:] = 0
@@ -258,12 +258,12 @@ def probes(start, houses, cell_houses, cell_cages, cage_cells, cage_total, n, rn
             open_cells = 0
             for cell in range(cells):
                 open_cells += values[cell] == 0
-            if budget > 0 and open_cells <= reach:
+            if budget > 0 and open_cells <= reach[0]:
                 exact = _count_below(masks, values, houses, cell_houses, cell_cages, cage_cells, cage_total, full, n,
                                      budget, stack_masks, stack_values, stack_cell, stack_rest)
                 if exact >= 0:
-                    if k == 0 or open_cells == reach:  # the first success, or one at the edge
-                        reach = open_cells + 4
+                    if reach[0] == cells or open_cells == reach[0]:  # the first success, or one at the edge
+                        reach[0] = open_cells + 4
                     if exact == 0:
                         alive = False
                     else:

@@ -66,9 +66,11 @@ class Estimate:
                 f"{_number(self.log10_high)}; {self.samples:,} samples, {self.hits:,} reached a solution)")
 
     def to_json(self) -> dict[str, Any]:
-        return {"value": self.value, "low": self.low, "high": self.high, "log10": self.log10,
-                "log10_low": self.log10_low, "log10_high": self.log10_high, "samples": self.samples,
-                "hits": self.hits, "seed": self.seed, "elapsed": round(self.elapsed, 6)}
+        """Plain data for JSON: a number past a float's range (or the log10 of 0) is null."""
+        numbers = {"value": self.value, "low": self.low, "high": self.high, "log10": self.log10,
+                   "log10_low": self.log10_low, "log10_high": self.log10_high}
+        return {**{key: value if math.isfinite(value) else None for key, value in numbers.items()},
+                "samples": self.samples, "hits": self.hits, "seed": self.seed, "elapsed": round(self.elapsed, 6)}
 
     def __str__(self) -> str:
         return self.summary()
@@ -121,10 +123,11 @@ def log_weights(board: Board, samples: int, seed: int | None, tilt: float = TILT
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0] | np.uint64(1)
     out = np.empty(samples, dtype=np.float64)
+    reach = np.full(1, board.shape.cells, dtype=np.int64)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     block = BLOCK if deadline is None else max(2, min(BLOCK, samples // 64))  # see the clock often
     for first in range(0, samples, block):
-        kernel.probes(start, houses, cell_houses, cell_cages, cage_cells, cage_total, board.size, rng, tilt, EXACT_NODES,
+        kernel.probes(start, houses, cell_houses, cell_cages, cage_cells, cage_total, board.size, rng, tilt, EXACT_NODES, reach,
                       out[first : first + block])
         if deadline is not None and time.perf_counter() >= deadline:
             return out[: first + block]
