@@ -18,7 +18,11 @@ from typing import Any, Callable
 from .batch.chunks import BatchError
 from .batch.output import JOURNAL_VERSION, Journal
 from .formats import format_board
-from .generator import DEFAULT_ATTEMPTS, _request, _stream, _Tally, cpu_workers
+from .generator import DEFAULT_ATTEMPTS, _request, _round, _stream, _Tally, cpu_workers
+
+#: rounds a cluster task carves (a 9x9 round of 32 puzzles takes about 20 ms: one task a
+#: round spent more time travelling than carving)
+ROUNDS_PER_TASK = 8
 
 
 @dataclass
@@ -91,8 +95,12 @@ def generate_file(
             journal.save({"sudokit_batch": JOURNAL_VERSION, "fingerprint": fingerprint, "round": next_round,
                           "puzzles": puzzles, "output_bytes": size, "tally": tally.__dict__})
 
-    threads = (sum(client.nthreads().values()) or 1) if client is not None else max(1, workers or cpu_workers())
-    stream = _stream(request, count, per_puzzle, time_limit, threads, pool=client, resume=start, on_round=commit)
+    if client is not None:
+        pool: Any = _Grouped(client)
+        threads = (sum(client.nthreads().values()) or 1) * ROUNDS_PER_TASK
+    else:
+        pool, threads = None, max(1, workers or cpu_workers())
+    stream = _stream(request, count, per_puzzle, time_limit, threads, pool=pool, resume=start, on_round=commit)
     try:
         written = made.puzzles
         for board in stream:
@@ -123,3 +131,38 @@ def _open(path: str, committed: int | None) -> int:
     os.ftruncate(fd, committed)
     os.lseek(fd, committed, os.SEEK_SET)
     return fd
+
+
+def _rounds(request: Any, first: int, count: int) -> list[Any]:
+    """Rounds ``first`` to ``first + count - 1``: one task on the cluster."""
+    return [_round(request, index) for index in range(first, first + count)]
+
+
+class _Grouped:
+    """A Dask client seen as the pool ``_stream`` takes: round ``i`` is part of the task that
+    carves the ``ROUNDS_PER_TASK`` rounds from ``i - i % ROUNDS_PER_TASK``."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.first = -1
+        self.task: Any = None
+
+    def submit(self, function: Callable, request: Any, index: int) -> _Part:
+        first = index - index % ROUNDS_PER_TASK
+        if first != self.first:
+            self.first = first
+            self.task = self.client.submit(_rounds, request, first, ROUNDS_PER_TASK, pure=False)
+        return _Part(self.task, index - first)
+
+
+class _Part:
+    """One round of a task, shaped like a future."""
+
+    def __init__(self, task: Any, offset: int) -> None:
+        self.task, self.offset = task, offset
+
+    def result(self) -> Any:
+        return self.task.result()[self.offset]
+
+    def cancel(self) -> None:
+        self.task.cancel()

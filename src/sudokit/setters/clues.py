@@ -27,6 +27,8 @@ from .searching import Budget, Witnesses, rebuilt, search
 
 #: solutions asked for in each check of ``make_unique`` (more sets to hit per search)
 SOLUTIONS_PER_CHECK = 16
+#: branches the exact hitting set may take per round before the greedy one stands in
+HITTING_NODES = 20_000
 
 
 @dataclass(frozen=True)
@@ -121,11 +123,15 @@ def make_unique(
     sets: list[int] = []  # per other solution, the open cells (not kept) where it differs: a bitmask
 
     def learn(grids: Iterable[np.ndarray]) -> bool:
-        """Add the sets of the solutions other than the target; False if one cannot be hit."""
+        """Add the sets of the solutions other than the target, each shrunk to a minimal one;
+        False if one cannot be hit."""
+        seen = set()
         for grid in grids:
             differ = np.flatnonzero((grid != target) & open_cells)
-            if not len(differ):
-                continue  # the target itself
+            if not len(differ) or differ.tobytes() in seen:
+                continue  # the target itself, or a set already learnt
+            seen.add(differ.tobytes())
+            differ = shrunk(board, target, differ, budget)
             mask = sum(1 << int(c) for c in differ if int(c) not in closed)
             if not mask:
                 return False
@@ -134,12 +140,16 @@ def make_unique(
 
     if not learn(found):
         return done(SolveStatus.SEVERAL)
-    best: tuple[int, ...] | None = None
+    # a first unique board, to stand if the budget runs out: the greedy hitting set, then a
+    # cell of each other solution found in turn
+    best = _augment(board, target, _greedy(sets), closed, learn, sets, budget)
     bound = 0
     while not budget.stop():
-        chosen, optimal = hitting_set(sets, budget)
+        chosen, optimal = hitting_set(sets, budget, HITTING_NODES)
         if optimal:
             bound = max(bound, len(chosen))
+        else:
+            bound = max(bound, _disjoint(sets))
         if best is not None and len(best) <= len(chosen):
             break  # nothing smaller to try: the best found meets the bound when it is proven
         values = board.cells.copy()
@@ -147,7 +157,8 @@ def make_unique(
         grids, decided = search(rebuilt(board, values), SOLUTIONS_PER_CHECK, budget)
         others = [grid for grid in grids if (grid != target).any()]
         if not others and decided:
-            best = tuple(sorted(chosen))
+            if best is None or len(chosen) < len(best):
+                best = tuple(sorted(chosen))
             if optimal:
                 break
             continue
@@ -163,6 +174,51 @@ def make_unique(
     values[list(best)] = target[list(best)]
     proven = bound >= len(best)
     return done(SolveStatus.SOLVED, rebuilt(board, values), added=best, proven=proven, bound=bound if not proven else len(best))
+
+
+def _augment(board: Board, target: np.ndarray, chosen: Iterable[int], closed: frozenset[int], learn,
+             sets: list[int], budget: Budget) -> tuple[int, ...] | None:
+    """``chosen`` grown until the board is unique: each other solution met gives a cell of the
+    set ``learn`` makes of it (shrunk: the cell of that set in most sets known); None if the
+    budget runs out first or ``keep`` leaves solutions apart."""
+    cells = set(chosen)
+    while not budget.spent:
+        values = board.cells.copy()
+        values[list(cells)] = target[list(cells)]
+        grids, decided = search(rebuilt(board, values), 2, budget)
+        other = next((grid for grid in grids if (grid != target).any()), None)
+        if other is None:
+            return tuple(sorted(cells)) if decided else None
+        known = len(sets)
+        if not learn([other]):
+            return None
+        if len(sets) > known:
+            cells.add(max(_bits(sets[-1]), key=lambda cell: sum(1 for mask in sets if mask >> cell & 1)))
+        else:  # a set learnt before: the solution's first cell that tells it apart
+            cells.add(next(c for c in np.flatnonzero((other != target) & (board.cells == 0)).tolist() if c not in closed))
+    return None
+
+
+def shrunk(board: Board, target: np.ndarray, differ: np.ndarray, budget: Budget) -> np.ndarray:
+    """A minimal set of cells that some solution other than ``target`` differs in, inside
+    ``differ`` (the cells one such solution differs in): the target's values everywhere else,
+    then each cell of the set given its target value in turn, kept given while some other
+    solution remains (whose cells are the new set). Every search runs on a nearly full board."""
+    free = [int(c) for c in differ]
+    values = target.copy()
+    values[free] = board.cells[free]
+    for cell in list(free):
+        if cell not in free or budget.spent:
+            continue
+        trial = values.copy()
+        trial[cell] = target[cell]
+        grids, _ = search(rebuilt(board, trial), 2, budget)
+        other = next((grid for grid in grids if (grid != target).any()), None)
+        if other is not None:
+            free = np.flatnonzero(other != target).tolist()
+            values = target.copy()
+            values[free] = board.cells[free]
+    return np.array(sorted(free), dtype=np.int64)
 
 
 def _greedy_completion(board: Board, target: np.ndarray, sets: list[int], closed: frozenset[int],
@@ -226,6 +282,16 @@ def hitting_set(sets: list[int], budget: Budget | None = None, most_nodes: int =
 
     branch([], kept, 0)
     return tuple(sorted(best)), not stopped
+
+
+def _disjoint(sets: list[int]) -> int:
+    """A lower bound on any hitting set: sets that share no cell, smallest first."""
+    used = count = 0
+    for mask in sorted(sets, key=lambda mask: mask.bit_count()):
+        if not mask & used:
+            used |= mask
+            count += 1
+    return count
 
 
 def _bits(mask: int) -> list[int]:

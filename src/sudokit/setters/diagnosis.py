@@ -34,7 +34,8 @@ class Diagnosis:
     puzzle: Board
     #: no solution: the givens of a minimal core, 0-based cell indices (None otherwise)
     core: tuple[int, ...] | None = None
-    #: no solution: the singles from the core to a contradiction, where singles reach one
+    #: no solution: the singles from the core to a contradiction where singles reach one, else
+    #: from the board's givens (``chain.givens`` says which) where they do
     chain: Chain | None = None
     #: no solution: the rules the contradiction rests on (houses and cages, or kinds of rule)
     rules: tuple[str, ...] = ()
@@ -144,7 +145,8 @@ def _no_solution(board: Board, budget: Budget, witnesses: Witnesses) -> dict[str
     seed = list(first.givens) if first is not None else np.flatnonzero(board.cells).tolist()
     core, proven = minimal_core(board, seed, budget, witnesses)
     core_board = with_givens(board, core)
-    chain = forced_contradiction(core_board)
+    # the core's own chain, else the board's (its givens then hold more than the core)
+    chain = forced_contradiction(core_board) or first
     rules = chain.rules if chain is not None else _rule_kinds(core_board, budget)
     return dict(status=SolveStatus.NO_SOLUTION, core=tuple(core), chain=chain, rules=rules, proven=proven)
 

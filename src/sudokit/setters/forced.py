@@ -318,9 +318,7 @@ def _replay(board: Board, givens: list[Placement], chain: list[Placement], techn
             break
         if grid.values[cell] or not grid.masks[cell] >> (value - 1) & 1:
             break
-        offers = _singles(grid)
-        reason, _ = offers.get((cell, value), (grid.cell_reason(cell, grid.masks[cell]), None))
-        grid.place(cell, value, reason | Reason(frozenset([(cell, value)]), frozenset()))
+        grid.place(cell, value, _single_reason(grid, cell, value) | Reason(frozenset([(cell, value)]), frozenset()))
         taken.append((cell, value))
         found = _contradictions(grid)
     reason, what = min(found, key=lambda item: (item[0].size, item[1]))
@@ -335,6 +333,22 @@ def _replay(board: Board, givens: list[Placement], chain: list[Placement], techn
             rules = rules | grid.why[p].rules
     used = tuple(sorted(cell for cell, value in reason.placements if (cell, value) not in taken))
     return Chain(used, steps, what, tuple(grid.rule_name(rule) for rule in sorted(rules, key=_rule_order)))
+
+
+def _single_reason(grid: _Grid, cell: int, value: int) -> Reason:
+    """What the single ``cell=value`` rests on now: its cell's other candidates struck, or the
+    value's other places in a house (the smaller)."""
+    bit = 1 << (value - 1)
+    best = grid.cell_reason(cell, bit) if grid.masks[cell] == bit else None
+    for rule, house in grid.groups[cell]:
+        if rule < 0 or any(not grid.values[c] and grid.masks[c] & bit for c in house if c != cell):
+            continue
+        if any(grid.values[c] == value for c in house):
+            continue
+        reason = grid.house_reason(rule, value, cell)
+        if best is None or reason.size < best.size:
+            best = reason
+    return grid.cell_reason(cell, grid.masks[cell]) if best is None else best
 
 
 def _rule_order(rule: int) -> tuple[int, int]:
