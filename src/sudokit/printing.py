@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import IO, Sequence
 
 from .board import Board
-from .shape import ANTI_DIAGONAL, DIAGONAL
+from .shape import ANTI_DIAGONAL, DIAGONAL, WINDOW
 
 #: puzzles a page may hold, and their layout (columns, rows)
 LAYOUTS = {1: (1, 1), 2: (1, 2), 4: (2, 2), 6: (2, 3)}
@@ -81,6 +81,26 @@ def book(entries: Sequence[Entry], output: str | os.PathLike | IO[bytes], *, per
             canvas.showPage()
     canvas.save()
     return pages
+
+
+def variant_name(board: Board) -> str | None:
+    """What a person calls the board's rules (``jigsaw``, ``X``, ``killer``, ...), or None
+    for rows, columns and boxes alone."""
+    n = board.size
+    geometry = board.geometry
+    names = [] if geometry.is_boxed(board.shape) else ["jigsaw"]
+    kinds = set(geometry.kinds[3 * n :])
+    if kinds & {DIAGONAL, ANTI_DIAGONAL}:
+        names.append("X")
+    if WINDOW in kinds:
+        names.append("windoku")
+    if kinds - {DIAGONAL, ANTI_DIAGONAL, WINDOW}:
+        names.append("extra houses")
+    if board.cages:
+        names.append("killer")
+    if board.candidates is not None:
+        names.append("pencil marks")
+    return " ".join(names) or None
 
 
 def _header(canvas, text: str, width: float, height: float, page: int) -> None:
@@ -183,9 +203,9 @@ def _cages(canvas, board: Board, corner, step: float, n: int) -> None:
         if cage.total is not None:
             first = min(cells)
             x, y = corner(first)
-            canvas.setFont("Helvetica", max(4.0, step * 0.22))
+            canvas.setFont("Helvetica", max(4.0, step * 0.26))
             canvas.setFillGray(0)
-            canvas.drawString(x + inset * 1.3, y + step - inset - step * 0.22, str(cage.total))
+            canvas.drawString(x + inset * 1.3, y + step - inset - step * 0.26, str(cage.total))
     canvas.setDash()
 
 

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import re
 import sys
@@ -19,7 +20,7 @@ from ..board import Board, Record
 from ..generator import GenerationError
 from ..making import generate_file
 from ..formats import FORMATS, format_board
-from ..printing import LAYOUTS, Entry, book
+from ..printing import LAYOUTS, Entry, book, variant_name
 from ..results import ExitCode, SolveStatus, Tally
 from ..setters import Clues, diagnose, estimate, make_unique, reduce
 from ..solver import count as count_solutions
@@ -197,10 +198,10 @@ def entry_for(board: Board, time_limit: float | None = None) -> tuple[Entry, str
     if result.status is not SolveStatus.SOLVED:
         return Entry(board, MARKERS[result.status.value]), result.status.value
     try:
-        level = logic.rate(board, scale="hodoku").level
-    except ValueError:  # a variant's rules: no level on HoDoKu's scale
-        level = None
-    return Entry(board, None if level is None else level.value, result.board), "solved"
+        label = logic.rate(board, scale="hodoku").level.value  # type: ignore[union-attr]
+    except ValueError:  # a variant's rules: no level on HoDoKu's scale, the variant's name
+        label = variant_name(board)
+    return Entry(board, label, result.board), "solved"
 
 
 def write_book(entries: list[Entry], output: str, per_page: int, title: str, solutions: bool) -> int:
@@ -233,7 +234,8 @@ def print_command(files, output, per_page, title, solutions, input_format, shape
     tally = Tally()
     with interruptible():
         entries = []
-        for source, record, board in boards(files, input_format, shape, symbols, tally, _Discard()):
+        # a book has no record lines: the markers of bad records go nowhere, their messages to stderr
+        for source, record, board in boards(files, input_format, shape, symbols, tally, io.StringIO()):
             entry, status = entry_for(board, time_limit)
             tally.add(status)
             if status != "solved":
@@ -242,13 +244,6 @@ def print_command(files, output, per_page, title, solutions, input_format, shape
         pages = write_book(entries, output, int(per_page), title, solutions)
     warn(f"sudokit: {output}: {len(entries)} puzzles on {pages} pages")
     sys.exit(tally.exit_code)
-
-
-class _Discard:
-    """An output that keeps nothing: a book has no record lines (errors go to stderr)."""
-
-    def write(self, text: str) -> int:
-        return len(text)
 
 
 # -- generate: books, and files on a cluster ----------------------------------------------------

@@ -346,7 +346,7 @@ def reduce(
     solution = found[0]
     witnesses = Witnesses(board.shape.cells)
     values = board.cells.copy()
-    removed = []
+    removed: list[int] = []
     for cell in np.flatnonzero(board.cells).tolist():
         if cell in kept:
             continue

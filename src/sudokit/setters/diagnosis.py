@@ -186,7 +186,7 @@ def _satisfiable(board: Board, cells: list[int], budget: Budget, witnesses: Witn
 def _redundant(board: Board, solution: np.ndarray, budget: Budget, witnesses: Witnesses) -> tuple[tuple[int, ...], bool]:
     """The givens each of which could go alone, the board keeping one solution, and whether
     every given was decided."""
-    redundant = []
+    redundant: list[int] = []
     for cell in np.flatnonzero(board.cells).tolist():
         values = board.cells.copy()
         values[cell] = 0
