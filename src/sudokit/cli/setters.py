@@ -84,12 +84,17 @@ def diagnose_command(files, input_format, shape, symbols, time_limit, node_limit
             tally.add("solved" if settled else "unknown")
             if not settled:
                 warn(f"{where(source, record)}: unknown: the budget ran out after {found.searches} searches")
-            if output == "json":
-                out.write(json.dumps({"puzzle": board.to_line(), **found.to_json()}) + "\n")
-            else:
-                out.write(found.summary() + "\n")
-            out.flush()
+            _answer(board, found, output, out)
     sys.exit(tally.exit_code)
+
+
+def _answer(board: Board, found, output: str, out: IO[str]) -> None:
+    """One line for a board: the answer's summary, or its JSON with the puzzle."""
+    if output == "json":
+        out.write(json.dumps({"puzzle": board.to_line(), **found.to_json()}) + "\n")
+    else:
+        out.write(found.summary() + "\n")
+    out.flush()
 
 
 def _clues_records(question, files, input_format, shape, symbols, time_limit, node_limit, keep, output) -> None:
@@ -178,13 +183,8 @@ def estimate_command(files, input_format, shape, symbols, samples, seed, time_li
     out = sys.stdout
     with interruptible():
         for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
-            found = estimate(board, samples=samples, seed=seed, time_limit=time_limit)
             tally.add("solved")
-            if output == "json":
-                out.write(json.dumps({"puzzle": board.to_line(), **found.to_json()}) + "\n")
-            else:
-                out.write(found.summary() + "\n")
-            out.flush()
+            _answer(board, estimate(board, samples=samples, seed=seed, time_limit=time_limit), output, out)
     sys.exit(tally.exit_code)
 
 

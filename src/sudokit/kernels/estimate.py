@@ -28,17 +28,7 @@ import numpy as np
 
 from ._jit import kernel
 from .bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
-
-
-@kernel(inline="always")
-def _next(rng):
-    """The next number of the xorshift64 stream whose state is ``rng[0]`` (never 0)."""
-    state = np.uint64(rng[0])
-    state ^= state << np.uint64(13)
-    state ^= state >> np.uint64(7)
-    state ^= state << np.uint64(17)
-    rng[0] = state
-    return state
+from .generate import _next_random as _next
 
 
 @kernel
