@@ -180,8 +180,9 @@ def main() -> int:
         lines = (args.data / name).read_text().split()[: 1 if args.quick else most]
         for k, line in enumerate(lines):
             board = removed(line, args.removed, args.seed + k)
-            number = sudokit.count(board, args.count_cap, time_limit=args.obvious_seconds).count
-            boards.append((f"{name.split('/')[0]} #{k + 1} -{args.removed}, {number:,}{'+' if number >= args.count_cap else ''} sol.", board))
+            counted = sudokit.count(board, args.count_cap, time_limit=args.obvious_seconds)
+            more = "" if counted.exhausted else "+"  # the cap or the time stopped the count
+            boards.append((f"{name.split('/')[0]} #{k + 1} -{args.removed}, {counted.count:,}{more} sol.", board))
 
     for name, board in boards:
         result, ours = timed(sudokit.make_unique, board, time_limit=args.budget)
