@@ -114,17 +114,17 @@ def obvious_core(board):
 
 def obvious_fewest(board, target, cap: int, seconds: float):
     """Every solution (up to ``cap``, within ``seconds``), then the exact hitting set."""
-    import sudokit
     from sudokit.setters.clues import hitting_set
+    from sudokit.setters.searching import Budget, search
 
+    grids, decided = search(board, cap, Budget(time_limit=seconds))
+    if not decided or len(grids) >= cap:
+        return None
     sets = []
-    start = time.perf_counter()
-    for number, solution in enumerate(sudokit.solutions(board), 1):
-        differ = np.flatnonzero((solution.cells != target) & (board.cells == 0))
+    for grid in grids:
+        differ = np.flatnonzero((grid != target) & (board.cells == 0))
         if len(differ):
             sets.append(sum(1 << int(c) for c in differ))
-        if number >= cap or time.perf_counter() - start > seconds:
-            return None
     chosen, proven = hitting_set(sets, most_nodes=10**9)
     return len(chosen) if proven else None
 
