@@ -240,7 +240,6 @@ def probes(start, houses, cell_houses, cell_cages, cage_cells, cage_total, n, rn
         masks[:] = start
         values[:] = 0
         weight = 0.0
-        next_try = cells
         alive = _propagate(masks, values, houses, cell_houses, cell_cages, cage_cells, cage_total, full, n)
         while alive:
             best, fewest = _fewest(masks, values)
@@ -249,10 +248,9 @@ def probes(start, houses, cell_houses, cell_cages, cage_cells, cage_total, n, rn
             open_cells = 0
             for cell in range(cells):
                 open_cells += values[cell] == 0
-            if budget > 0 and open_cells <= min(reach[0], next_try):
+            if budget > 0 and open_cells <= reach[0]:
                 exact = _count_below(masks, values, houses, cell_houses, cell_cages, cage_cells, cage_total, full, n,
                                      budget, stack_masks, stack_values, stack_cell, stack_rest)
-                next_try = open_cells - 3  # a subtree too big here: try again a few cells deeper
                 if exact >= 0:
                     if reach[0] == cells or open_cells == reach[0]:  # the first success, or one at the edge
                         reach[0] = open_cells + 4
