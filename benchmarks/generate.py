@@ -18,6 +18,8 @@ Sections (each can be skipped, see ``--help``):
 4. *Big boards*: the median time of one unique minimal 16x16 and 25x25 puzzle.
 5. *Canonical forms*: ``sudokit.canonical`` per second on Royle's 17-clue puzzles (one call a
    puzzle) and ``canonical_batch`` on the whole sample.
+6. *Dask*: ``generate --dask`` on a local cluster of 1 and 2 worker processes against the
+   local run, the files compared byte for byte.
 
 Targets (issue): >= 100x hodoku-py on unique minimal 9x9, >= 10x at level hard and above, a
 unique minimal 25x25 in <= 5 s median, minlex >= 20,000 puzzles/s on one thread.
@@ -249,7 +251,37 @@ def section_canonical(args) -> None:
     print(f"sudokit.canonical, one call a puzzle: {single:,.0f}/s; canonical_batch: {batched:,.0f}/s")
 
 
-SECTIONS = {"minimal": section_minimal, "levels": section_levels, "rated": section_rated, "big": section_big, "canonical": section_canonical}
+def section_dask(args) -> None:
+    """``generate --dask``: the same seeded stream carved on a local Dask cluster of 1 and 2
+    worker processes, against the local run on one thread; every file must be the same bytes."""
+    import tempfile
+
+    from dask.distributed import Client, LocalCluster
+
+    from sudokit.making import generate_file
+
+    print(f"\n## generate on a local Dask cluster ({args.dask_count} unique minimal 9x9 puzzles, seed {args.seed})\n")
+    print(f"{'run':28} {'seconds':>8} {'puzzles/s':>10} {'x local':>8} {'same bytes':>11}")
+    with tempfile.TemporaryDirectory() as folder:
+        local = Path(folder) / "local.txt"
+        start = time.perf_counter()
+        generate_file(local, args.dask_count, seed=args.seed, workers=1)
+        base = time.perf_counter() - start
+        print(f"{'local, one thread':28} {base:8.2f} {args.dask_count / base:10.1f} {1.0:8.2f} {'-':>11}", flush=True)
+        for workers in (1, 2):
+            with LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None) as cluster, Client(cluster) as client:
+                client.run(lambda: __import__("sudokit").generate(1, seed=1))  # kernels loaded before the clock
+                target = Path(folder) / f"dask{workers}.txt"
+                start = time.perf_counter()
+                generate_file(target, args.dask_count, seed=args.seed, client=client)
+                spent = time.perf_counter() - start
+            same = target.read_bytes() == local.read_bytes()
+            print(f"{f'dask, {workers} worker process(es)':28} {spent:8.2f} {args.dask_count / spent:10.1f} "
+                  f"{base / spent:8.2f} {str(same):>11}", flush=True)
+
+
+SECTIONS = {"minimal": section_minimal, "levels": section_levels, "rated": section_rated, "big": section_big,
+            "canonical": section_canonical, "dask": section_dask}
 
 
 def main() -> int:
@@ -263,6 +295,7 @@ def main() -> int:
     parser.add_argument("--rated", type=int, default=300, help="puzzles rated in section 3")
     parser.add_argument("--big", default="16x16:5,25x25:2", help="shape:count pairs for section 4")
     parser.add_argument("--canon", type=int, default=20000, help="Royle puzzles in section 5")
+    parser.add_argument("--dask-count", type=int, default=2000, help="puzzles made on the Dask cluster (section 6)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--skip", default="", help="comma-separated sections to skip: " + ",".join(SECTIONS))
     args = parser.parse_args()

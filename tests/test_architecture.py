@@ -25,8 +25,9 @@ FLOORS: list[tuple[str, ...]] = [
     ("sudokit.board",),  # the value type, and streams of boards
     ("sudokit.results",),  # statuses, limits, results, exit codes
     ("sudokit.engines",),  # the one place that picks a kernel
-    ("sudokit.solver", "sudokit.optimize", "sudokit.batch", "sudokit.logic", "sudokit.leetcode", "sudokit.render", "sudokit.canon"),
-    ("sudokit.generator",),  # new puzzles: carving over the solver, levels from the logic
+    ("sudokit.solver", "sudokit.optimize", "sudokit.batch", "sudokit.logic", "sudokit.leetcode", "sudokit.render", "sudokit.canon",
+     "sudokit.setters", "sudokit.printing"),
+    ("sudokit.generator", "sudokit.making"),  # new puzzles: carving over the solver, levels from the logic; at scale
     ("sudokit.cli", "sudokit.web", "sudokit.pipeline", "sudokit.distributed", "sudokit.__main__", "sudokit"),
 ]
 
@@ -58,6 +59,8 @@ LATE_IMPORTS = {
     ("sudokit.cli.people", "rich.progress"): "start-up cost: only generate on a terminal shows a bar",
     ("sudokit.cli.people", "sudokit.render"): "start-up cost: render imports rich",
     ("sudokit.cli.people", "sudokit.web"): "optional extra (sudokit[web]): starlette and uvicorn serve the page",
+    ("sudokit.printing", "reportlab.lib.pagesizes"): "optional extra (sudokit[print])",
+    ("sudokit.printing", "reportlab.pdfgen.canvas"): "optional extra (sudokit[print])",
     ("sudokit.kernels.build.jit", "numba.core"): "numba's private cache API, which may be missing",
     ("sudokit.kernels.build.ahead", "llvmlite.binding"): "start-up cost: the CPU from LLVM only where /proc/cpuinfo is missing",
     ("sudokit.kernels.build.ahead", "numba.pycc"): "the build only: numba's ahead-of-time compiler (a run never imports numba here)",

@@ -88,7 +88,7 @@ def refused(response: httpx.Response, status: int, *words: str) -> dict:
 
 def test_info_lists_the_endpoints_the_capabilities_and_the_limits(app):
     info = request(app, "GET", "/api/info").json()
-    assert set(info["endpoints"]) == {"parse", "solve", "count", "hint", "explain", "rate", "generate", "canonical"}
+    assert set(info["endpoints"]) == {"parse", "solve", "count", "hint", "explain", "rate", "generate", "canonical", "diagnose", "estimate"}
     assert info["capabilities"] == {"generate": True, "canonical": True}
     assert [entry["size"] for entry in info["sizes"]] == [4, 6, 9, 16, 25]
     assert info["sizes"][-1]["generate"] == {"minimal": False, "clues": 330}  # minimal ones take minutes

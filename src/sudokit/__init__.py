@@ -24,6 +24,7 @@ from .results import (
     SolveResult,
     SolveStatus,
 )
+from .setters import Clues, Diagnosis, Estimate, diagnose, estimate, make_unique, reduce
 from .shape import Geometry, Shape
 from .solver import count, is_unique, solutions, solve
 
@@ -33,7 +34,10 @@ __all__ = [
     "BatchResult",
     "Board",
     "BoardStatus",
+    "Clues",
     "Conflict",
+    "Diagnosis",
+    "Estimate",
     "ExitCode",
     "Explanation",
     "FormatError",
@@ -54,7 +58,9 @@ __all__ = [
     "as_board",
     "canonical",
     "count",
+    "diagnose",
     "equivalent",
+    "estimate",
     "explain",
     "explain_se",
     "generate",
@@ -62,12 +68,14 @@ __all__ = [
     "hint",
     "is_unique",
     "iter_results",
+    "make_unique",
     "maximize",
     "minimize",
     "rate",
     "rate_batch",
     "read",
     "read_text",
+    "reduce",
     "shuffle",
     "solutions",
     "solve",

@@ -641,6 +641,13 @@ def canon_kernel() -> Any:
     return canon
 
 
+def estimate_kernel() -> Any:
+    """Knuth's estimator's random probes (``kernels/search/estimate.py``), loaded on first use."""
+    estimate = _kernel("search.estimate")
+    _notify(estimate.probes, "the estimation kernel")
+    return estimate
+
+
 def generation_kernel(shape: Shape) -> tuple[Any, int]:
     """The generation kernels (``kernels/search/generate.py``) and the ``carve`` kind for ``shape``:
     the classic kernel proves uniqueness on 9x9 boards, the general kernel elsewhere."""

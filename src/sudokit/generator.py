@@ -40,7 +40,7 @@ import os
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as np
 
@@ -462,13 +462,23 @@ def generate_iter(
     return _stream(request, count, per_puzzle, time_limit, threads)
 
 
-def _stream(request: _Request, count: int | None, per_puzzle: int, time_limit: float | None, threads: int) -> Iterator[Board]:
+#: where a stream starts: the next round, the puzzles made before it and the budget's tally
+#: (``making.py`` resumes an interrupted stream from these)
+Resume = tuple[int, int, "_Tally"]
+
+
+def _stream(request: _Request, count: int | None, per_puzzle: int, time_limit: float | None, threads: int,
+            pool: Any = None, resume: Resume | None = None,
+            on_round: Callable[[int, int, _Tally], None] | None = None) -> Iterator[Board]:
+    """The puzzles of rounds 0, 1, 2, ... in round order. ``pool``: anything with
+    ``submit(function, *args)`` returning a future (a Dask client), else threads as asked.
+    ``on_round(next round, puzzles made, tally)`` runs once a round's puzzles were taken."""
+    first, before, tally = (0, 0, _Tally()) if resume is None else resume
     made: list[Board] = []
-    tally = _Tally()
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    rounds = itertools.count()
-    pool = None
-    if threads > 1:
+    rounds = itertools.count(first)
+    owned = pool is None and threads > 1
+    if owned:
         # start-up cost: concurrent.futures takes 26 ms to import; only threads need it
         from concurrent.futures import ThreadPoolExecutor
 
@@ -476,17 +486,19 @@ def _stream(request: _Request, count: int | None, per_puzzle: int, time_limit: f
     pending: deque[Future] = deque()
 
     def budget_left() -> bool:
-        wanted = (len(made) + 1) if count is None else count
+        wanted = (before + len(made) + 1) if count is None else count
         return tally.attempts < per_puzzle * wanted and (deadline is None or time.perf_counter() < deadline)
 
     try:
-        while count is None or len(made) < count:
+        while count is None or before + len(made) < count:
+            index = next(rounds)
             if pool is not None:
                 while len(pending) < 2 * threads:
-                    pending.append(pool.submit(_round, request, next(rounds), deadline))
+                    # a round's deadline is this process's clock: a Dask worker's rounds run whole
+                    pending.append(pool.submit(_round, request, index + len(pending), deadline if owned else None))
                 boards, carved, givens, rated = pending.popleft().result()
             else:
-                boards, carved, givens, rated = _round(request, next(rounds), deadline)
+                boards, carved, givens, rated = _round(request, index, deadline)
             tally.attempts += carved
             if len(givens):
                 low = int(givens.min())
@@ -495,16 +507,20 @@ def _stream(request: _Request, count: int | None, per_puzzle: int, time_limit: f
                 tally.levels[name] = tally.levels.get(name, 0) + 1
                 tally.scores.append(value)
             for board in boards:
-                if count is not None and len(made) >= count:
+                if count is not None and before + len(made) >= count:
                     break
                 made.append(board)
                 yield board
-            if (count is None or len(made) < count) and not budget_left():
-                raise GenerationError(_why(request, tally, len(made), count, deadline), made, tally.attempts, tally.closest())
+            if on_round is not None:
+                on_round(index + 1, before + len(made), tally)
+            if (count is None or before + len(made) < count) and not budget_left():
+                raise GenerationError(_why(request, tally, before + len(made), count, deadline), made, tally.attempts,
+                                      tally.closest())
     finally:
-        if pool is not None:
+        if pending:
             for future in pending:
                 future.cancel()
+        if owned:
             pool.shutdown(wait=True, cancel_futures=True)
 
 

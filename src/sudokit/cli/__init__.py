@@ -7,7 +7,7 @@ on stderr, and the rest of the input is still processed; the exit status says wh
 ``people`` the commands.
 """
 
-from . import machine, people  # noqa: F401  (importing them adds their commands to the group)
+from . import machine, people, setters  # noqa: F401  (importing them adds their commands to the group)
 from .base import cli, main
 
 __all__ = ["cli", "main"]

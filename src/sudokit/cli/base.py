@@ -22,6 +22,7 @@ from .. import engines
 from ..canon import canonical
 from ..generator import generate
 from ..logic import rate, se
+from ..setters import estimate
 from ..board import Board, Record, describe_problems, read
 from ..formats import FORMATS, LINE_FORMATS
 from ..results import ExitCode, Tally
@@ -158,6 +159,8 @@ def warmup() -> None:
     warmed.append("nested forcing chains")
     canonical("." * 81)
     warmed.append("canonical forms")
+    estimate("." * 16, samples=10, seed=1)
+    warmed.append("estimation")
     click.echo(f"sudokit: kernels compiled and cached ({', '.join(warmed)})")
 
 

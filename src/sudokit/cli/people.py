@@ -21,6 +21,7 @@ from ..generator import DEFAULT_ATTEMPTS, SYMMETRIES, GenerationError
 from ..generator import generate_iter as make_puzzles
 from ..results import ExitCode, SolveStatus, Tally
 from ..shape import Shape
+from . import setters
 from .base import (
     MARKERS, boards, check_symbols, cli, interruptible, marker, parse_shape, warn, where,
 )
@@ -271,28 +272,33 @@ def _parse_score(ctx, param, value: str | None):
 @click.option("--attempts", type=click.IntRange(min=1), metavar="N", help=f"Puzzles carved at most per puzzle asked for (default {DEFAULT_ATTEMPTS:,}).")
 @click.option("--time-limit", type=click.FloatRange(min=0), metavar="SECONDS", help="Stop after this long in all.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), help="Write the puzzles here (default: stdout).")
-@click.option("--to", "output_format", type=click.Choice(FORMATS), default="line", show_default=True, help="Output format.")
+@click.option("--to", "output_format", type=click.Choice(FORMATS + ("pdf",)), default="line", show_default=True,
+              help="Output format (pdf: a printable book with -o, see 'sudokit print').")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when stderr is a terminal and -o is a file).")
+@click.option("--dask", "dask_address", metavar="ADDRESS", help="Carve on a Dask cluster (scheduler address or file, or 'local'): the same puzzles as here.")
+@click.option("--resume", is_flag=True, help="Go on from where an interrupted run with the same -o and --seed stopped.")
 def generate(count, board_shape, symmetry, clues, minimal, strict_minimal, mixing, level, score, seed, workers, attempts,
-             time_limit, output, output_format, progress) -> None:
+             time_limit, output, output_format, progress, dask_address, resume) -> None:
     """Generate new puzzles, each with exactly one solution (proven), streamed as they are
     made. A target the budget cannot reach (--clues, --level, --score) stops with what was
-    made and exit status 3."""
+    made and exit status 3. With --dask or --resume the puzzles go to -o a round at a time,
+    synced, so that --resume completes an interrupted run (as 'sudokit batch' does)."""
+    options = dict(shape=board_shape, symmetry=symmetry, clues=clues, minimal="strict" if minimal and strict_minimal else minimal,
+                   level=level, score=score, seed=seed, attempts=attempts, time_limit=time_limit, mixing=mixing)
     try:
-        stream = make_puzzles(
-            None if count == 0 else count, shape=board_shape, symmetry=symmetry, clues=clues,
-            minimal="strict" if minimal and strict_minimal else minimal, level=level, score=score, seed=seed,
-            workers=workers, attempts=attempts, time_limit=time_limit, mixing=mixing,
-        )  # fmt: skip
+        stream = make_puzzles(None if count == 0 else count, workers=workers, **options)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     if strict_minimal and not minimal:
         raise click.UsageError("--strict-minimal and --not-minimal contradict each other")
     made_shape = Shape.parse(board_shape)
-    if made_shape != Shape.for_size_or_none(made_shape.size) and output_format != "json":
+    if made_shape != Shape.for_size_or_none(made_shape.size) and output_format not in ("json", "pdf"):
         # the other formats cannot carry a box shape the size does not have by default
         warn(f"sudokit: these are {made_shape.name}; read them back with --shape {made_shape.box_height}x{made_shape.box_width} "
              f"(--to json writes the boxes into each record)")
+    if output_format == "pdf" or dask_address or resume:
+        setters.generate_to_file(stream, count, options, workers, output, output_format, progress, dask_address, resume,
+                                 _generate_progress)
     try:
         out = click.open_file(output or "-", "w")
     except OSError as error:

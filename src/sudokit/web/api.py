@@ -10,13 +10,14 @@ carries the HTTP status and, for a puzzle that does not read, the line and colum
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
 
 import sudokit
 
-from .. import logic, solver
+from .. import logic, setters, solver
 from ..board import Board
 from ..canon import canonical as canonical_form
 from ..generator import GenerationError
@@ -271,6 +272,54 @@ def generate(body: Json, settings: Settings) -> Task:
     return Task(work, budget)
 
 
+#: the most probes ``/api/estimate`` draws (its time budget may stop it sooner)
+MAX_SAMPLES = 100_000
+
+
+def diagnose(body: Json, settings: Settings) -> Task:
+    """``POST /api/diagnose``: why the board is not a puzzle yet (``sudokit.diagnose``): for no
+    solution the givens of a minimal core (``core``, cells from 0), the rules and the chain of
+    singles; for several, two solutions, the cells where they differ and the fewest givens that
+    would make the first one unique (``add``, cells from 0; ``add_proven``); for one, the
+    givens that could go (``redundant``). The budget bounds the whole answer."""
+    check_fields(body, PUZZLE_FIELDS + BUDGET_FIELDS)
+    board, _ = board_of(body)
+    budget = budget_of(body, settings)
+
+    def work() -> Json:
+        """The library's call, in a worker thread."""
+        start = time.perf_counter()
+        found = setters.diagnose(board, time_limit=budget.time_limit, node_limit=budget.node_limit)
+        answer = {**found.to_json(), "budget": budget.json()}
+        if found.status is SolveStatus.SEVERAL:
+            left = max(0.0, budget.time_limit - (time.perf_counter() - start))
+            fewest = setters.make_unique(board, solution=found.solutions[0], time_limit=left,
+                                         node_limit=max(1, budget.node_limit - found.nodes))
+            answer.update(add=list(fewest.added) if fewest.board is not None else None, add_proven=fewest.proven)
+        return answer
+
+    return Task(work, budget)
+
+
+def estimate(body: Json, settings: Settings) -> Task:
+    """``POST /api/estimate``: about how many solutions (``sudokit.estimate``): ``value``,
+    ``low`` and ``high`` (a 95% interval), their ``log10`` forms (past a float's range), from
+    ``samples`` probes (default 2,000) within the time budget; ``seed`` makes it repeatable."""
+    check_fields(body, PUZZLE_FIELDS + BUDGET_FIELDS + ("samples", "seed"))
+    board, _ = board_of(body)
+    budget = budget_of(body, settings)
+    samples = integer_field(body, "samples", 2_000, 2, MAX_SAMPLES)
+    seed = integer_field(body, "seed", None, 0, 2**63 - 1)
+    assert samples is not None
+
+    def work() -> Json:
+        """The library's call, in a worker thread."""
+        found = setters.estimate(board, samples=samples, seed=seed, time_limit=budget.time_limit)
+        return {"status": SolveStatus.SOLVED.value, **found.to_json(), "budget": budget.json()}
+
+    return Task(work, budget)
+
+
 def info(settings: Settings) -> Json:
     """``GET /api/info``: what this server offers (the page hides what is missing) and allows."""
     return {
@@ -305,6 +354,8 @@ ENDPOINTS: Mapping[str, Callable[[Json, Settings], Task]] = {
     "rate": rate,
     "generate": generate,
     "canonical": canonical,
+    "diagnose": diagnose,
+    "estimate": estimate,
 }
 
 
