@@ -383,8 +383,9 @@ def writable(puzzle: Puzzle, family: str) -> bool:
         return puzzle.classic
     if family in ("sukaku", "candidates", "hodoku"):
         return puzzle.marks_only
-    if family == "variant":  # a variant line needs something past the givens; no pencil marks
-        return puzzle.candidates is None and not puzzle.classic and not (puzzle.regions and puzzle.size > 9 and puzzle.cages)
+    if family == "variant":  # something past the givens; no pencil marks; cages that do not overlap
+        cells = [cell for _, cage in puzzle.cages for cell in cage]
+        return puzzle.candidates is None and not puzzle.classic and len(cells) == len(set(cells))
     if family == "layout":
         plain = not (puzzle.cages or puzzle.main or puzzle.anti or puzzle.windoku or puzzle.candidates is not None)
         return puzzle.regions is not None and plain and not any(puzzle.givens)
@@ -682,7 +683,7 @@ def puzzles(draw, family: str, small: bool = False, unique: bool = False) -> Puz
                                   + (["marks"] if family in ("sukaku", "candidates", "hodoku", "json") else [])))
     if choice == "made":
         puzzle = _small_variant(draw(st.randoms(use_true_random=False)))
-        if not unique or puzzle.count == 1:
+        if (not unique or puzzle.count == 1) and writable(puzzle, family):
             return puzzle
     if choice == "marks":  # pencil marks that keep the one solution: the answer stays known
         base = draw(st.sampled_from(CATALOGUE["unique9"] if not small else CATALOGUE["unique_small"]))
@@ -785,14 +786,29 @@ def char_edits(draw, text: str) -> tuple[str, list[str]]:
     return text.replace("\r", ""), done
 
 
-#: values that JSON fields get in place of theirs
-ODD_JSON: tuple[Any, ...] = (
-    None, True, False, 0, -1, 1, 2, 9, 64, 65, 81, 2**63, 10**20, "HUGE", 1.5, -0.0, 1e308, "", "x", "main",
-    "anti", "12", "\ud800", [], [[]], {}, [0, 1], [["main"]], [[True, "1"]], [[0, "12"], [0, "3"]], [[81, "1"]],
-    [[None, [0, 1]]], [[3, [0, 0]]], [[0, [0, 1]]], [[99, [0, 1, 2]]], [[-1, [5]]], [[True, [1]]], "." * 81,
-    "1" * 81, [list(range(9))] * 9, {"sum": 3}, [[1.5, [0]]],
-)  # fmt: skip
-JSON_KEYS = ("givens", "size", "boxes", "regions", "diagonals", "windoku", "houses", "cages", "candidates", "name", "solution", "extra")
+#: values any JSON field may get in place of its own: the wrong type, null, a boolean, integers
+#: too big for a float or for Python's int-to-text limit ("HUGE", see :func:`dumps`), a lone surrogate
+ODD_VALUES: tuple[Any, ...] = (None, True, False, "HUGE", 10**400, 2**63, -1, 0, 1.5, "", "x", "\ud800", [], {}, [[]])
+#: values that only make sense as mistakes of one field
+ODD_BY_KEY: dict[str, tuple[Any, ...]] = {
+    "givens": ("." * 80, "." * 81 + "\ud800", "1" * 81, "." * 625),
+    "size": (1, 2, 4, 9, 25, 64, 65),
+    "boxes": (0, "false"),
+    "regions": ("1" * 81, "12" * 40 + "1", [[0, 1]], [list(range(9))] * 9, [list(range(k, 81, 9)) for k in range(9)]),
+    "diagonals": ([["main"]], ["main", 1], "main", ["up"], [None]),
+    "windoku": (1, "true"),
+    "houses": ([[0, 1]], [list(range(9)), list(range(9))], [[0, 0, 1, 2, 3, 4, 5, 6, 7]], [[81] * 9], [[True] * 9]),
+    "cages": ([[None, [0, 1]]], [[3, [0, 0]]], [[0, [0, 1]]], [[99, [0, 1, 2]]], [[-1, [5]]], [[True, [1]]], [[1.5, [0]]],
+              [{"sum": 3}], [[3, []]], [["HUGE", [0]]], [[3, [81]]], [[3, [0, 1]], [4, [1, 2]]]),
+    "candidates": ([[True, "1"]], [[0, "12"], [0, "3"]], [[81, "1"]], [[-1, "1"]], [[0, ""]], [[0, "x"]], [[0, 1]],
+                   "1" * 729, "1" * 728, ["1"] * 81, [["HUGE", "1"]]),
+}  # fmt: skip
+JSON_KEYS = tuple(ODD_BY_KEY) + ("name", "solution", "extra", "\ud800")
+
+
+def odd_value(key: str) -> st.SearchStrategy:
+    """An odd value for a field: one of its own mistakes, or one any field may get."""
+    return st.sampled_from(ODD_BY_KEY.get(key, ()) + ODD_VALUES)
 
 
 def dumps(value: Any) -> str:
@@ -807,17 +823,17 @@ def json_edits(draw, text: str) -> tuple[str, list[str]]:
     record = json.loads(text)
     done = []
     for _ in range(draw(st.integers(1, 2))):
-        key = draw(st.sampled_from(JSON_KEYS))
-        action = draw(st.sampled_from(["set", "drop", "element"]))
+        key = draw(st.sampled_from(list(record) or JSON_KEYS) | st.sampled_from(JSON_KEYS))
+        action = draw(st.sampled_from(["set", "set", "drop", "element"]))
         if action == "drop":
             record.pop(key, None)
             done.append(f"-{key}")
         elif action == "element" and isinstance(record.get(key), list) and record[key]:
             index = draw(st.integers(0, len(record[key]) - 1))
-            record[key][index] = draw(st.sampled_from(ODD_JSON))
+            record[key][index] = draw(st.sampled_from(ODD_VALUES))
             done.append(f"{key}[{index}]={record[key][index]!r:.20}")
         else:
-            record[key] = draw(st.sampled_from(ODD_JSON))
+            record[key] = draw(odd_value(key))
             done.append(f"{key}={record[key]!r:.20}")
     return dumps(record), done
 
@@ -1362,7 +1378,8 @@ class Finding:
     @property
     def signature(self) -> tuple[str, str, str]:
         """What makes two findings the same: numbers, cells and quoted text do not count."""
-        detail = re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", self.detail)
+        detail = re.sub(r"[\w/.]+\.(txt|jsonl):\d+( \(pencil marks\))?|\dx\d variant[\w ]*", "<puzzle>", self.detail)
+        detail = re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", detail)
         detail = re.sub(r"r\d+c\d+", "rXcY", detail)
         detail = re.sub(r"\d+(\.\d+)?", "N", detail)
         return self.where, self.kind, detail[:160]
@@ -1468,20 +1485,39 @@ def output_records(run: Run, out: str, detected: str | None = None) -> list[str]
     return split_blocks(out) if written in BLOCKS else split_lines(out)
 
 
-def read_feed(feed: Feed):
-    """How sudokit reads a feed under its options (its records), or None where the options
-    are refused as the command line refuses them."""
-
+def read_options(feed: Feed) -> dict | None:
+    """The feed's ``--format``, ``--shape`` and ``--symbols`` as ``sudokit.read`` takes them;
+    None where the command line refuses them before reading."""
     args = list(feed.options)
     option = lambda name: args[args.index(name) + 1] if name in args else None  # noqa: E731
     try:
         shape = Shape.parse(option("--shape")) if option("--shape") is not None else None
-        symbols = option("--symbols")
-        if symbols is not None and ("\\" in symbols or len(symbols) < 2):
-            return None
-        return list(sudokit.read(feed.data.splitlines(keepends=True), format=option("--format"), shape=shape, symbols=symbols))
-    except Exception:  # the command refuses such options before reading (or crashes: reported there)
+    except ValueError:
         return None
+    symbols = option("--symbols")
+    if symbols is not None and ("\\" in symbols or len(symbols) < 2):
+        return None
+    return {"format": option("--format"), "shape": shape, "symbols": symbols}
+
+
+def read_feed(feed: Feed) -> list | None:
+    """How sudokit reads a feed under its options (its records); None where the options are
+    refused. Raises what reading raises."""
+    options = read_options(feed)
+    if options is None:
+        return None
+    return list(sudokit.read(feed.data.splitlines(keepends=True), **options))
+
+
+def records_match(feed: Feed, written: int, detected: str | None) -> bool:
+    """Whether ``written`` records answer the feed's records: one each, but where a format of
+    blocks was forced on lines (or the reverse), which lines make a record is moot, and a
+    LeetCode text may hold two boards on one line."""
+    forced = dict(zip(feed.options[::2], feed.options[1::2])).get("--format")
+    if forced is not None and (forced in BLOCKS) != (feed.family in BLOCKS):
+        return True
+    expected = len(feed.cases)
+    return written == expected or (written > expected and (forced or detected) == "leetcode")
 
 
 def answer_values(text: str, fmt: str, board) -> list[int] | None:
@@ -1616,14 +1652,16 @@ def check_run(run: Run, outcome: Outcome) -> list[Finding]:
     if outcome.exit_code == 2 and not outcome.stdout.strip():
         return found  # options refused as a whole (a usage error): nothing was read
     family = run.feed.family
-    forced = run.option("--format")
-    if forced is not None and (forced in BLOCKS) != (family in BLOCKS):
-        return found  # a block format forced on lines, or the reverse: which lines make a record is moot
-    read = read_feed(run.feed)
+    try:
+        read = read_feed(run.feed)
+    except Exception:  # the command itself read it: what reading raises shows in its outcome
+        read = None
     detected = read[0].format if read else None
     outs = output_records(run, outcome.stdout, detected)
-    if len(outs) != len(run.feed.cases):
+    if not records_match(run.feed, len(outs), detected):
         add("records", f"{family}: {len(run.feed.cases)} record(s) in, {len(outs)} out")
+        return found
+    if len(outs) != len(run.feed.cases):
         return found
     boards = [record.board for record in read] if read is not None and len(read) == len(run.feed.cases) else None
     fmt = output_format(run, detected)
@@ -1892,9 +1930,36 @@ def _check_generated(run: Run, outcome: Outcome, add) -> None:
 ENDPOINTS = ("parse", "solve", "count", "hint", "explain", "rate", "canonical", "generate")
 #: the server's budget when a request names none, and the most it grants (web.Settings)
 DEFAULT_TIME, MOST_TIME = 2.0, 10.0
-ODD_FIELDS = ("time_limit", "node_limit", "limit", "level", "unique", "candidates", "shape", "format", "symbols", "puzzle", "extra")
+#: the fields of each endpoint (web.api), and odd values of their own beside ODD_VALUES
+ENDPOINT_FIELDS = {
+    "parse": ("puzzle", "format", "shape", "symbols"),
+    "solve": ("puzzle", "format", "shape", "symbols", "time_limit", "node_limit", "unique"),
+    "count": ("puzzle", "format", "shape", "symbols", "time_limit", "node_limit", "limit"),
+    "hint": ("puzzle", "format", "shape", "symbols", "time_limit", "node_limit", "candidates", "level"),
+    "explain": ("puzzle", "format", "shape", "symbols", "time_limit", "node_limit"),
+    "rate": ("puzzle", "format", "shape", "symbols", "time_limit", "node_limit"),
+    "canonical": ("puzzle", "format", "shape", "symbols"),
+    "generate": ("time_limit", "node_limit", "size", "level", "score", "symmetry", "clues", "minimal", "seed"),
+}
+ODD_FIELD_VALUES: dict[str, tuple[Any, ...]] = {
+    "puzzle": ("\ud800", "." * 80 + "\ud800", "{\"givens\": 1}", "[[\"1\"]]x"),
+    "shape": ("7", "1x9", "2x2", "9x9", "64x64", 9, "\ud800"),
+    "symbols": ("12345678\ud800", "12", "1234 6789", "123456789" * 2, "\\123456789"),
+    "format": ("xml", "layout", "sukaku", "\ud800"),
+    "time_limit": (1e308, 1e-300, "1", 11),
+    "node_limit": (10**20, 0.5),
+    "limit": (0, 10**7, 10**20),
+    "level": (0, 4, "3"),
+    "candidates": ([[True]] * 81, [[]] * 80, [[1, 2]] * 81, [[0]] * 81, [["1"]] * 81, [[10]] * 81),
+    "size": (5, 7, 8, 12, 25, 3),
+    "score": ([1, 2, 3], [True, None], "x", "\ud800", "5-1", [None, None]),
+    "symmetry": ("spiral", "\ud800"),
+    "clues": (0, 1, 81, 82),
+    "seed": (2**63, -1),
+}
+
 #: bodies that are not a request at all
-ODD_BODIES = (b"", b"[]", b"{", b"null", b'"x"', b"{}", b"[" * 40 + b"]" * 40, b'{"puzzle": ' + b"[" * 40 + b"]" * 40 + b"}",
+ODD_BODIES = (b"", b"[]", b'{"\\ud800": 1}', b"{", b"null", b'"x"', b"{}", b"[" * 40 + b"]" * 40, b'{"puzzle": ' + b"[" * 40 + b"]" * 40 + b"}",
               b"\xff\xfe", b'{"puzzle": "\\ud800"}', b'{"puzzle": NaN}', b'{"time_limit": Infinity, "puzzle": "1"}',
               b"{" + b'"a": 1, ' * 9000 + b'"b": 2}')  # fmt: skip
 
@@ -1991,8 +2056,8 @@ def requests(draw, endpoints: Sequence[str] = ENDPOINTS, odd: bool = True) -> Re
                 ]  # fmt: skip
     if odd and draw(st.integers(0, 2)) == 0:
         for _ in range(draw(st.integers(1, 2))):
-            name = draw(st.sampled_from(ODD_FIELDS + (("size", "seed", "score", "clues") if endpoint == "generate" else ())))
-            body[name] = draw(st.sampled_from(ODD_JSON))
+            name = draw(st.sampled_from(ENDPOINT_FIELDS[endpoint] + ("extra", "\ud800")))
+            body[name] = draw(st.sampled_from(ODD_FIELD_VALUES.get(name, ()) + ODD_VALUES))
             keeps = keeps and name not in ("puzzle", "format", "shape", "symbols")
     raw = dumps(body)
     if odd and draw(st.integers(0, 9)) == 0:  # broken JSON text
