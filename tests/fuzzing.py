@@ -27,14 +27,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import math
 import multiprocessing
-import os
 import random
 import re
 import time
 import traceback
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
@@ -1051,6 +1051,7 @@ def _serve(conn, warm: str | None) -> None:
     """The worker's loop: a job in, its outcome out, until the pipe closes."""
     if warm:
         _warm_up(warm)
+    logging.getLogger("sudokit.web").disabled = True  # a 500's traceback is the finding's, not the log's
     app = create_app()
     conn.send("ready")
     while True:
@@ -1570,6 +1571,23 @@ def reference_count(rules: Rules, limit: int, box: tuple[int, int] | None = None
     return None if found is None else len(found)
 
 
+def reference_count_of(board, limit: int = 2) -> int | None:
+    """:func:`reference_count` of a board as sudokit read it; a 9x9 board of boxes goes to
+    ``naive.py`` too, its one-candidate pencil marks taken as givens, where every other cell
+    keeps every candidate (a generated puzzle written as a Sukaku or candidate grid)."""
+    rules, box = rules_of(board), box_of(board)
+    found = reference_count(rules, limit, box)
+    if found is not None or box != (3, 3) or rules.cages:
+        return found
+    givens = list(rules.givens)
+    for cell, allowed in enumerate(rules.candidates or ()):
+        if len(allowed) == 1:
+            givens[cell] = next(iter(allowed))
+        elif len(allowed) != 9 and not givens[cell]:
+            return None
+    return naive.count(givens, 3, 3, limit)
+
+
 def meaning_of(board) -> list[frozenset[int]]:
     """Each cell's possible values as sudokit read them (see :meth:`Puzzle.meaning`)."""
     n = board.size
@@ -1916,10 +1934,7 @@ def _check_generated(run: Run, outcome: Outcome, add) -> None:
             board = records[0].board
             if clues is not None and board.givens > int(clues):
                 add("answer", f"--clues {clues}: a puzzle with {board.givens} givens")
-            box = box_of(board)
-            reference = reference_count(rules_of(board), 2, box)
-            if reference is None and box == (3, 3) and board.size == 9:
-                reference = naive.count(board.cells.tolist(), 3, 3, 2)
+            reference = reference_count_of(board)
             if reference is not None and reference != 1:
                 reading = "read with --shape " + spelled if shape else "read back as it is"
                 add("read back", f"--shape {spelled} --to {fmt}: {reference} solution(s) {reading} ({board.shape.name})")
@@ -2177,8 +2192,6 @@ def _check_generated_json(answer: dict, add) -> None:
     except Exception as error:
         add("read back", f"the generated puzzle does not read back: {error}")
         return
-    reference = reference_count(rules_of(board), 2, box_of(board))
-    if reference is None and board.size == 9:
-        reference = naive.count(board.cells.tolist(), 3, 3, 2)
+    reference = reference_count_of(board)
     if reference is not None and reference != 1:
         add("answer", f"a generated {board.shape.name} puzzle has {reference} solution(s)")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 pytest.importorskip("httpx", reason="the API's fuzzing needs httpx (pip install -e '.[test]')")
 pytest.importorskip("starlette", reason="the API's fuzzing needs starlette (pip install -e '.[test]')")
