@@ -107,7 +107,7 @@ def test_the_checks_catch_a_wrong_answer_and_a_lost_record():
 # -- the readers: every record written here reads as the puzzle it means (fast) ---------------------
 
 
-@settings(FUZZ, max_examples=60)
+@settings(FUZZ, max_examples=40)
 @given(fuzzing.feeds(mutate=0.0, options=False))
 def test_every_form_of_every_format_reads_as_the_puzzle_it_means(feed):
     records = list(sudokit.read(feed.data.splitlines(keepends=True)))
@@ -119,7 +119,7 @@ def test_every_form_of_every_format_reads_as_the_puzzle_it_means(feed):
         assert read == puzzle.meaning(), case.how
 
 
-@settings(FUZZ, max_examples=60)
+@settings(FUZZ, max_examples=40)
 @given(fuzzing.feeds())
 def test_the_readers_give_one_record_per_record_and_never_raise(feed):
     records = fuzzing.read_feed(feed)  # None where the command line refuses the options
@@ -132,21 +132,21 @@ def test_the_readers_give_one_record_per_record_and_never_raise(feed):
 # -- the commands: a smoke run in the fast tier, then every command at length ----------------------
 
 
-@settings(FUZZ, max_examples=10)
+@settings(FUZZ, max_examples=8)
 @given(fuzzing.runs(["solve", "count"], families=["line", "grid"], most=2))
 def test_solve_and_count_smoke(cold_worker, run_):
     verdict(run(cold_worker, run_))
 
 
 @pytest.mark.slow
-@settings(FUZZ, max_examples=120)
+@settings(FUZZ, max_examples=80)
 @given(fuzzing.runs(["solve", "count"]))
 def test_solve_and_count_keep_every_invariant(worker, run_):
     verdict(run(worker, run_))
 
 
 @pytest.mark.slow
-@settings(FUZZ, max_examples=25)
+@settings(FUZZ, max_examples=15)
 @given(fuzzing.runs(["batch"]))
 def test_batch_keeps_every_invariant(worker, run_):
     verdict(run(worker, run_))
