@@ -36,6 +36,7 @@ TARGETS = {
     "generate": lambda: fuzzing.generate_runs(),
     "kept meaning": lambda: fuzzing.runs(["solve", "count", "hint", "explain", "batch"], mutate=0.0),
     "pencil marks": lambda: fuzzing.runs(["hint", "explain"], families=["sukaku", "candidates", "hodoku", "json"], mutate=0.0),
+    "variant fields": lambda: fuzzing.runs(["solve", "count", "hint", "batch"], families=["json", "variant"], mutate=1.0, structural=True),
     **{f"/api/{endpoint}": lambda endpoint=endpoint: fuzzing.requests([endpoint]) for endpoint in fuzzing.ENDPOINTS},
 }
 #: examples drawn from one target before the next one's turn

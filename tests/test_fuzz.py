@@ -161,6 +161,13 @@ def test_the_human_commands_keep_every_invariant(worker, run_):
 
 @pytest.mark.slow
 @settings(FUZZ, max_examples=40)
+@given(fuzzing.runs(["solve", "count", "hint", "batch"], families=["json", "variant"], mutate=1.0, structural=True))
+def test_odd_values_in_variant_fields_are_errors_of_their_record(worker, run_):
+    verdict(run(worker, run_))
+
+
+@pytest.mark.slow
+@settings(FUZZ, max_examples=40)
 @given(fuzzing.runs(["solve", "count", "hint", "batch"], mutate=0.0))
 def test_a_rewrite_that_keeps_the_meaning_keeps_the_answer(worker, run_):
     verdict(run(worker, run_))
