@@ -808,7 +808,8 @@ JSON_KEYS = tuple(ODD_BY_KEY) + ("name", "solution", "extra", "\ud800")
 
 def odd_value(key: str) -> st.SearchStrategy:
     """An odd value for a field: one of its own mistakes, or one any field may get."""
-    return st.sampled_from(ODD_BY_KEY.get(key, ()) + ODD_VALUES)
+    own = ODD_BY_KEY.get(key, ())
+    return (st.sampled_from(own) | st.sampled_from(ODD_VALUES)) if own else st.sampled_from(ODD_VALUES)
 
 
 def dumps(value: Any) -> str:
@@ -823,7 +824,7 @@ def json_edits(draw, text: str) -> tuple[str, list[str]]:
     record = json.loads(text)
     done = []
     for _ in range(draw(st.integers(1, 2))):
-        key = draw(st.sampled_from(list(record) or JSON_KEYS) | st.sampled_from(JSON_KEYS))
+        key = draw(st.sampled_from(list(record) or JSON_KEYS) | st.sampled_from(tuple(ODD_BY_KEY)) | st.sampled_from(JSON_KEYS))
         action = draw(st.sampled_from(["set", "set", "drop", "element"]))
         if action == "drop":
             record.pop(key, None)
