@@ -1,7 +1,7 @@
 """Does any input crash sudokit, or get a wrong answer? The fuzzing of ``tests/test_fuzz.py``
 (issue 28), for minutes and with fresh seeds: mutated records of every format through every
 command, odd ``generate`` options, junk requests to every endpoint of the JSON API, each answer
-checked against the invariants of ``tests/fuzzing.py``.
+checked against the invariants of the ``tests/fuzzing`` package.
 
     python benchmarks/fuzz.py --minutes 10          # every command and endpoint in turn
     python benchmarks/fuzz.py --minutes 2 --only solve,/api/hint --seed 7

@@ -1,5 +1,5 @@
 """Fuzzing (issue 28): mutated records of every format sudokit reads, through every command and
-every endpoint of the JSON API, with the invariants of ``fuzzing.py``: exit 0-3 and never a
+every endpoint of the JSON API, with the invariants of the ``fuzzing`` package: exit 0-3 and never a
 traceback, no 500, one output record per input record, every solution valid under its record's
 own rules (checked without sudokit), sound steps, budgets kept within a second.
 
@@ -9,6 +9,8 @@ commands run in a worker process (``fuzzing.Worker``) that is replaced when one 
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -83,7 +85,7 @@ def test_the_brute_force_counts_as_the_reference_does():
             assert found is not None and len(found) == min(puzzle.count, 1000), puzzle.name
     for puzzle in CATALOGUE["variants"]:
         if puzzle.solution and puzzle.size == 9 and puzzle.cages and not puzzle.main:  # cages up to 9x9
-            givens = fuzzing.replace(puzzle, givens=tuple(v if k % 3 else 0 for k, v in enumerate(puzzle.solution)))
+            givens = replace(puzzle, givens=tuple(v if k % 3 else 0 for k, v in enumerate(puzzle.solution)))
             assert brute_force(givens.rules, limit=2) == [puzzle.solution]
 
 
