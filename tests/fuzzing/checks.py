@@ -1,0 +1,715 @@
+"""The invariants: each run's and each request's outcome judged against its input, with the
+rules of the known puzzle (or sudokit's reading of a mutated one) and the references."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, replace
+from typing import Iterable, Sequence
+
+import naive
+import sudokit
+from sudokit import Shape
+
+from .puzzles import BLOCKS, FORMAT_OF, Puzzle, lines_and_boxes
+from .rules import Rules, broken_rules, brute_force
+from .strategies import BUDGET_SLACK, MEASURE_SLACK, NO_BUDGET, Case, Feed, Request, Run, encode
+from .worker import Outcome
+
+#: exit statuses a run may end with (ExitCode: OK, UNSOLVED, BAD_INPUT, UNKNOWN)
+EXITS = (0, 1, 2, 3)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """An invariant a run broke: where (command or endpoint), what kind, the detail, and the
+    shell line that shows it."""
+
+    where: str
+    kind: str
+    detail: str
+    reproducer: str
+    size: int = 0  #: bytes of input: the smallest reproducer of a kind is kept
+
+    @property
+    def signature(self) -> tuple[str, str, str]:
+        """What makes two findings the same: numbers, cells and quoted text do not count."""
+        detail = re.sub(r"[\w/.]+\.(txt|jsonl):\d+( \(pencil marks\))?|\dx\d variant[\w ]*", "<puzzle>", self.detail)
+        detail = re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", detail)
+        detail = re.sub(r"r\d+c\d+", "rXcY", detail)
+        detail = re.sub(r"\d+(\.\d+)?", "N", detail)
+        return self.where, self.kind, detail[:160]
+
+    def __str__(self) -> str:
+        return f"[{self.where}] {self.kind}: {self.detail}\n    {self.reproducer}"
+
+
+#: kinds that break an invariant; "slow" (no answer in NO_BUDGET seconds, with no budget asked)
+#: is reported but breaks none
+BROKEN = ("exit 70", "exit status", "traceback", "records", "rules", "answer", "budget", "500", "step", "message", "read back")
+
+
+def _last_line(trace: str) -> str:
+    """The exception and the innermost sudokit frame of a traceback, on one line."""
+    lines = [line for line in trace.strip().splitlines() if line.strip()]
+    frames = [line.strip() for line in lines if line.strip().startswith('File "') and "sudokit" in line and "click" not in line]
+    place = re.sub(r'File ".*?(sudokit/[^"]+)", line (\d+), in (\S+)', r"\1:\2 in \3", frames[-1]) if frames else ""
+    return f"{lines[-1]} ({place})" if place else lines[-1]
+
+
+# -- reading the answers back -----------------------------------------------------------------------
+
+#: what an unsolved record prints in place of a board (see sudokit.cli.base.MARKERS)
+MARKERS = {
+    "no solution": "no solution",
+    "several solutions": "several",
+    "unknown (budget exhausted)": "unknown",
+    "error": "error",
+}
+
+
+def marker_of(text: str) -> str | None:
+    """The status a marker record stands for, or None for an answer."""
+    first = text.strip().split("\n")[0]
+    for words, status in MARKERS.items():
+        if first == words or first.startswith(words + ":"):
+            return status
+    return None
+
+
+def split_lines(text: str) -> list[str]:
+    pieces = text.split("\n")
+    if pieces and pieces[-1] == "":
+        pieces.pop()
+    return pieces
+
+
+def split_blocks(text: str) -> list[str]:
+    """Records written as blocks of lines, each ended by one blank line."""
+    blocks, current = [], []
+    for line in split_lines(text):
+        if line.strip():
+            current.append(line)
+        elif current:
+            blocks.append("\n".join(current))
+            current = []
+        else:
+            blocks.append("")  # a second blank line: an empty record
+    if current:
+        blocks.append("\n".join(current))
+    return blocks
+
+
+def split_explanations(text: str) -> list[str]:
+    """``explain``'s records: a marker line, or a block (the puzzle, the steps, the rating)
+    ended by a blank line."""
+    records, current = [], []
+    for line in split_lines(text):
+        if not current and marker_of(line) is not None:
+            records.append(line)
+        elif line.strip():
+            current.append(line)
+        elif current:
+            records.append("\n".join(current))
+            current = []
+        else:
+            records.append("")
+    if current:
+        records.append("\n".join(current))
+    return records
+
+
+def output_format(run: Run, detected: str | None) -> str:
+    """The format answers are written in: ``--to``, ``--pretty``, else the input's."""
+    if run.flag("--pretty") and run.command == "solve":
+        return "pretty"
+    chosen = run.option("--to") if run.command == "solve" else None
+    return chosen or detected or FORMAT_OF[run.feed.family if run.feed else "line"]
+
+
+def output_records(run: Run, out: str, detected: str | None = None) -> list[str]:
+    """The records of a run's output, split as its command writes them (``solve`` and
+    ``shuffle`` in the format the input was read in, ``detected``, unless told another)."""
+    if run.command in ("count", "hint", "canon", "batch"):
+        return split_lines(out)
+    if run.command == "rate":
+        lines = split_lines(out)
+        return lines[1:] if run.option("--to") == "tsv" else lines
+    if run.command == "explain":
+        return split_explanations(out)
+    written = output_format(run, detected)
+    return split_blocks(out) if written in BLOCKS else split_lines(out)
+
+
+def read_options(feed: Feed) -> dict | None:
+    """The feed's ``--format``, ``--shape`` and ``--symbols`` as ``sudokit.read`` takes them;
+    None where the command line refuses them before reading."""
+    args = list(feed.options)
+    option = lambda name: args[args.index(name) + 1] if name in args else None  # noqa: E731
+    try:
+        shape = Shape.parse(option("--shape")) if option("--shape") is not None else None
+    except ValueError:
+        return None
+    symbols = option("--symbols")
+    if symbols is not None and ("\\" in symbols or len(symbols) < 2):
+        return None
+    return {"format": option("--format"), "shape": shape, "symbols": symbols}
+
+
+def read_feed(feed: Feed) -> list | None:
+    """How sudokit reads a feed under its options (its records); None where the options are
+    refused. Raises what reading raises."""
+    options = read_options(feed)
+    if options is None:
+        return None
+    return list(sudokit.read(feed.data.splitlines(keepends=True), **options))
+
+
+def records_match(feed: Feed, written: int, detected: str | None) -> bool:
+    """Whether ``written`` records answer the feed's records: one each, but where a format of
+    blocks was forced on lines (or the reverse), which lines make a record is moot, and a
+    LeetCode text may hold two boards on one line."""
+    forced = dict(zip(feed.options[::2], feed.options[1::2])).get("--format")
+    if forced is not None and (forced in BLOCKS) != (feed.family in BLOCKS):
+        return True
+    expected = len(feed.cases)
+    return written == expected or (written > expected and (forced or detected) == "leetcode")
+
+
+def answer_values(text: str, fmt: str, board) -> list[int] | None:
+    """The values of an answer written in ``fmt`` for ``board``'s shape and alphabet (a
+    one-candidate pencil mark counts as the value); None when it does not read."""
+
+    fmt = "variant" if fmt == "layout" else fmt  # a layout's solution is written as a variant line
+    try:
+        answer = sudokit.Board.parse(text + "\n", format=fmt, shape=board.shape, symbols=board.symbols)
+    except Exception:
+        return None
+    values = answer.cells.tolist()
+    if answer.candidates is not None:
+        for cell, mask in enumerate(answer.candidates.tolist()):
+            if not values[cell] and mask and mask & (mask - 1) == 0:
+                values[cell] = mask.bit_length()
+    return values
+
+
+def rules_of(board) -> Rules:
+    """A board's rules as sudokit read them (for a record whose meaning a mutation changed)."""
+    n = board.size
+    marks = None
+    if board.candidates is not None:
+        marks = tuple(frozenset(v + 1 for v in range(n) if mask >> v & 1) for mask in board.candidates.tolist())
+    return Rules(
+        n, tuple(tuple(int(c) for c in house) for house in board.geometry.houses.tolist()), tuple(board.cells.tolist()),
+        tuple((cage.total, tuple(cage.cells)) for cage in board.cages), marks,
+    )  # fmt: skip
+
+
+def in_puzzle_values(puzzle: Puzzle, board, values: Sequence[int]) -> list[int]:
+    """Values of sudokit's reading of ``board`` renamed to the known puzzle's numbering (the
+    same symbols; numbers where the record was written in numbers)."""
+    symbols = board.symbols
+    if all(char in puzzle.symbols for char in symbols):
+        return [puzzle.symbols.index(symbols[v - 1]) + 1 if 1 <= v <= len(symbols) else v for v in values]
+    return list(values)
+
+
+def reference_count(rules: Rules, limit: int, box: tuple[int, int] | None = None) -> int | None:
+    """Solutions up to ``limit`` by ``naive.py`` (classic boards to 6x6) or the brute force
+    (any rules to 6x6); None for bigger boards or where the brute force gives up."""
+    if rules.size > 6 or limit < 1:
+        return None
+    classic = box is not None and not rules.cages and rules.candidates is None and len(rules.houses) == 3 * rules.size
+    if classic and tuple(rules.houses) == tuple(lines_and_boxes(rules.size, box)):
+        return naive.count(list(rules.givens), box[0], box[1], limit)
+    found = brute_force(rules, limit=limit, nodes=300_000)
+    return None if found is None else len(found)
+
+
+def reference_count_of(board, limit: int = 2) -> int | None:
+    """:func:`reference_count` of a board as sudokit read it; a 9x9 board of boxes goes to
+    ``naive.py`` too, its one-candidate pencil marks taken as givens, where every other cell
+    keeps every candidate (a generated puzzle written as a Sukaku or candidate grid)."""
+    rules, box = rules_of(board), box_of(board)
+    found = reference_count(rules, limit, box)
+    if found is not None or box != (3, 3) or rules.cages:
+        return found
+    givens = list(rules.givens)
+    for cell, allowed in enumerate(rules.candidates or ()):
+        if len(allowed) == 1:
+            givens[cell] = next(iter(allowed))
+        elif len(allowed) != 9 and not givens[cell]:
+            return None
+    return naive.count(givens, 3, 3, limit)
+
+
+def meaning_of(board) -> list[frozenset[int]]:
+    """Each cell's possible values as sudokit read them (see :meth:`Puzzle.meaning`)."""
+    n = board.size
+    every = frozenset(range(1, n + 1))
+    marks = board.candidates.tolist() if board.candidates is not None else None
+    return [
+        frozenset([value]) if value else (frozenset(v + 1 for v in range(n) if marks[cell] >> v & 1) if marks else every)
+        for cell, value in enumerate(board.cells.tolist())
+    ]
+
+
+def box_of(board) -> tuple[int, int] | None:
+    geometry = board.geometry
+    shape = board.shape
+    return (shape.box_height, shape.box_width) if geometry.is_boxed(shape) and len(geometry.houses) == 3 * shape.size else None
+
+
+# -- steps of the human side -------------------------------------------------------------------------
+
+_RESULT = re.compile(r"((?:r\d+c\d+)(?:,r\d+c\d+)*)(<>|=)(\S+?)(?=,\s|$|\s)")
+
+
+def step_claims(text: str, symbols: str) -> list[tuple[int, int, int, bool]]:
+    """(row, column, value, placed) for each placement (True) and elimination (False) a step's
+    line states (``Naked Pair: 3/7 in r5c1,r5c4 => r5c7<>3``; its result follows the last
+    ``=>``, or the colon for a single)."""
+    result = text.rsplit(" => ", 1)[1] if " => " in text else text.split(": ", 1)[-1]
+    claims = []
+    for cells, sign, values in _RESULT.findall(result.strip().rstrip(".")):
+        for cell in cells.split(","):
+            row, column = (int(x) for x in re.findall(r"\d+", cell))
+            for symbol in values.split("/"):
+                if symbol in symbols:
+                    claims.append((row - 1, column - 1, symbols.index(symbol) + 1, sign == "="))
+    return claims
+
+
+def unsound(claims: Iterable[tuple[int, int, int, bool]], solution: Sequence[int], n: int) -> list[str]:
+    """The claims that contradict the solution: a wrong value placed, the true one removed."""
+    wrong = []
+    for row, column, value, placed in claims:
+        truth = solution[row * n + column]
+        if placed and value != truth:
+            wrong.append(f"r{row + 1}c{column + 1}={value} where the solution has {truth}")
+        if not placed and value == truth:
+            wrong.append(f"r{row + 1}c{column + 1}<>{value} removes the solution's value")
+    return wrong
+
+
+# -- the checks of a command's run ---------------------------------------------------------------
+
+
+def check_run(run: Run, outcome: Outcome) -> list[Finding]:
+    """Every invariant ``run`` broke, judged from its outcome alone."""
+    found: list[Finding] = []
+    size = len(run.feed.data) if run.feed else 0
+
+    def add(kind: str, detail: str) -> None:
+        found.append(Finding(run.command, kind, detail, run.shell(), size))
+
+    if outcome.hung:
+        if run.budget is not None:
+            add("budget", f"no answer {run.deadline:g} s into a run whose time budget is {run.budget:g} s")
+        else:
+            add("slow", f"no answer within {NO_BUDGET:g} s (no time budget asked)")
+        return found
+    if outcome.error:
+        add("exit 70", _last_line(outcome.error))
+        return found
+    if outcome.exit_code not in EXITS:
+        add("exit status", f"exit {outcome.exit_code}: {outcome.stderr.strip()[-200:]}")
+    if "Traceback" in outcome.stderr or "internal error" in outcome.stderr:
+        add("traceback", outcome.stderr.strip().splitlines()[-1][:200])
+    if run.budget is not None and outcome.elapsed > run.budget + BUDGET_SLACK + MEASURE_SLACK:
+        add("budget", f"{outcome.elapsed:.2f} s for a time budget of {run.budget:g} s")
+    if run.command == "generate":
+        _check_generated(run, outcome, add)
+        return found
+    assert run.feed is not None
+    if outcome.exit_code == 2 and not outcome.stdout.strip():
+        return found  # options refused as a whole (a usage error): nothing was read
+    family = run.feed.family
+    try:
+        read = read_feed(run.feed)
+    except Exception:  # the command itself read it: what reading raises shows in its outcome
+        read = None
+    detected = read[0].format if read else None
+    outs = output_records(run, outcome.stdout, detected)
+    if not records_match(run.feed, len(outs), detected):
+        add("records", f"{family}: {len(run.feed.cases)} record(s) in, {len(outs)} out")
+        return found
+    if len(outs) != len(run.feed.cases):
+        return found
+    boards = [record.board for record in read] if read is not None and len(read) == len(run.feed.cases) else None
+    fmt = output_format(run, detected)
+    statuses = []
+    for index, (case, text) in enumerate(zip(run.feed.cases, outs)):
+        board = boards[index] if boards else None
+        said = _messages(outcome.stderr, read[index].line, case) if boards else []
+        statuses.append(_check_record(run, index, case, text, board, fmt, said, add))
+    located = len(re.findall(r"^<stdin>:\d+:\d+: ", outcome.stderr, re.M))
+    if statuses.count("error") > located:
+        add("message", f"{family}: {statuses.count('error')} record(s) refused, {located} message(s) naming line and column")
+    expected = _expected_exit(run, statuses)
+    if expected is not None and outcome.exit_code in EXITS and outcome.exit_code != expected:
+        add("exit status", f"exit {outcome.exit_code} where the records ({', '.join(statuses)}) make {expected}")
+    return found
+
+
+def _expected_exit(run: Run, statuses: list[str]) -> int | None:
+    """The exit status the records' statuses make (``sudokit.results.exit_code``'s rule)."""
+    if run.command == "explain" and run.option("--scale") == "se":
+        return None  # an unknown SE path prints no word of its own to count
+    if "error" in statuses:
+        return 2
+    counting = run.command == "count" or (run.command == "batch" and int(run.option("--limit", "1")) > 2)
+    if not counting and ("no solution" in statuses or "several" in statuses):
+        return 1
+    return 3 if "unknown" in statuses else 0
+
+
+def _budgeted(run: Run) -> bool:
+    return run.option("--time-limit") is not None or run.option("--node-limit") is not None
+
+
+def _intact(run: Run, case: Case) -> Puzzle | None:
+    """The puzzle a record still means: its text is intact, the options keep its meaning, and
+    the stream's format is still its own (detected from the first record, or given)."""
+    feed = run.feed
+    if case.puzzle is None or feed is None or not feed.options_keep:
+        return None
+    return case.puzzle if feed.cases[0].puzzle is not None or "--format" in feed.options else None
+
+
+def _solution_of(puzzle: Puzzle | None, board) -> tuple[list[int] | None, str]:
+    """The one solution a record has, in sudokit's numbering of ``board``, and its alphabet:
+    the data's where the record is known, else the brute force's on small boards."""
+    if puzzle is not None:
+        if puzzle.count != 1 or puzzle.solution is None:
+            return None, puzzle.symbols
+        return list(puzzle.solution), puzzle.symbols
+    if board is None or board.size > 6:
+        return None, ""
+    found = brute_force(rules_of(board), limit=2)
+    return (list(found[0]), board.symbols) if found is not None and len(found) == 1 else (None, board.symbols)
+
+
+#: families whose boards are pencil marks (a candidate grid's open cells are marks too)
+MARKED = ("sukaku", "candidates", "hodoku")
+
+
+def _takes(command: str, puzzle: Puzzle, family: str, scale: str | None = None) -> bool:
+    """Whether a command (or endpoint) must answer a known puzzle rather than refuse it."""
+    classic = puzzle.classic and family not in MARKED
+    if command in ("solve", "count", "batch", "parse"):
+        return True
+    if command == "hint" or (command == "explain" and scale != "se"):
+        return puzzle.marks_only
+    if command in ("rate", "explain"):
+        return classic and (scale != "se" or puzzle.size == 9)
+    if command in ("canon", "canonical"):
+        return classic and puzzle.size == 9 and not _givens_clash(puzzle.rules)
+    if command == "shuffle":
+        return classic
+    return False
+
+
+def _givens_clash(rules: Rules) -> bool:
+    for house in rules.houses:
+        values = [rules.givens[c] for c in house if rules.givens[c]]
+        if len(values) != len(set(values)):
+            return True
+    return False
+
+
+def _messages(stderr: str, line: int, case: Case) -> list[str]:
+    """What stderr says about the record that starts on ``line``."""
+    last = line + case.text.count("\n")
+    return [message for number, message in re.findall(r"^<stdin>:(\d+):\d+: (.*)$", stderr, re.M) if line <= int(number) <= last]
+
+
+def _check_record(run: Run, index: int, case: Case, text: str, board, fmt: str, said: list[str], add) -> str:
+    """Check one output record against its input record; its status."""
+    command, family = run.command, case.family
+    puzzle = _intact(run, case)
+    if command == "batch":
+        return _check_batch_record(run, index, case, text, board, add)
+    status = marker_of(text)
+    if status is not None:
+        if puzzle is not None:
+            if status == "error" and _takes(command, puzzle, family, run.option("--scale")):
+                add("answer", f"{family}: {puzzle.name} refused: {said[0] if said else '(no message)'}")
+            if status == "no solution" and puzzle.solvable:
+                add("answer", f"{family}: 'no solution' for {puzzle.name}, which has one")
+            if status == "several" and puzzle.count == 1:
+                add("answer", f"{family}: 'several solutions' for {puzzle.name}, which has one")
+        if status == "unknown" and not _budgeted(run):
+            add("answer", f"{family}: unknown with no budget given")
+        if status in ("no solution", "several") and puzzle is None and board is not None:
+            reference = reference_count(rules_of(board), 2, box_of(board))
+            if reference is not None and (reference == 0) != (status == "no solution"):
+                add("answer", f"{family}: '{status}' where the reference finds {reference} solution(s)")
+        return status
+    if command == "solve":
+        _check_solution(run, case, puzzle, text, board, fmt, add)
+    elif command == "count":
+        _check_count(run, case, puzzle, text, board, add)
+    elif command in ("hint", "explain"):
+        if puzzle is not None and puzzle.count is not None and puzzle.count != 1:
+            add("answer", f"{family}: a {command} for {puzzle.name}, which has {puzzle.count} solutions")
+        solution, symbols = _solution_of(puzzle, board)
+        if solution is not None:
+            lines = [text] if command == "hint" else [m for m in re.findall(r"^\d+\. (.*)$", text, re.M)]
+            for line in lines:
+                wrong = unsound(step_claims(line, symbols), solution, len(solution) and math.isqrt(len(solution)))
+                if wrong:
+                    add("step", f"{family}: {line.split(':')[0]}: {wrong[0]}")
+                    break
+        if command == "explain" and run.option("--scale") == "se" and ">=" in text.split("\n")[-1]:
+            return "unknown"
+    elif command == "rate":
+        if puzzle is not None and puzzle.count is not None and puzzle.count != 1:
+            add("answer", f"{family}: a rating for {puzzle.name}, which has {puzzle.count} solutions")
+        if " >=" in text or text.endswith("\tunknown") or '"status": "unknown"' in text:
+            return "unknown"
+    elif command == "shuffle" and board is not None:
+        values = answer_values(text, fmt, board)
+        if values is None:
+            add("read back", f"{family}: the shuffled board does not read back as {fmt}: {text[:80]!r}")
+        elif sum(1 for v in values if v) != board.givens:
+            add("answer", f"{family}: {board.givens} givens in, {sum(1 for v in values if v)} out")
+    return "solved"
+
+
+def _check_solution(run: Run, case: Case, puzzle: Puzzle | None, text: str, board, fmt: str, add) -> None:
+    family = case.family
+    if board is None:
+        return  # sudokit's reader disagrees with the run's; a reading difference shows elsewhere
+    values = answer_values(text, fmt, board)
+    if values is None:
+        add("read back", f"{family}: the solution does not read back as {fmt}: {text[:80]!r}")
+        return
+    rules = puzzle.rules if puzzle is not None else rules_of(board)
+    if puzzle is not None:
+        values = in_puzzle_values(puzzle, board, values)
+    broken = broken_rules(rules, values)
+    if broken:
+        add("rules", f"{family}: the solution breaks {len(broken)} rule(s): {broken[0]}")
+    if puzzle is not None and run.flag("--unique") and puzzle.count is not None and puzzle.count >= 2:
+        add("answer", f"{family}: {puzzle.name} has {puzzle.count} solutions, solved under --unique")
+
+
+def _check_count(run: Run, case: Case, puzzle: Puzzle | None, text: str, board, add) -> None:
+    family = case.family
+    try:
+        number = int(text)
+    except ValueError:
+        add("read back", f"{family}: count printed {text[:80]!r}")
+        return
+    limit = int(run.option("--limit", "1000000"))
+    if puzzle is not None:
+        if puzzle.count is not None and number != min(puzzle.count, limit):
+            add("answer", f"{family}: count {number} for {puzzle.name}, which has {puzzle.count} (limit {limit})")
+        elif puzzle.solvable and number == 0:
+            add("answer", f"{family}: count 0 for {puzzle.name}, which has a solution")
+    elif board is not None:
+        cap = min(limit, 50)
+        reference = reference_count(rules_of(board), cap, box_of(board))
+        if reference is not None and min(number, cap) != reference:
+            add("answer", f"{family}: count {number} where the reference counts {reference} (to {cap})")
+
+
+def _check_batch_record(run: Run, index: int, case: Case, text: str, board, add) -> str:
+    family = case.family
+    try:
+        record = json.loads(text)
+    except ValueError:
+        add("read back", f"{family}: record {index} is not JSON: {text[:80]!r}")
+        return "error"
+    if record.get("index") != index:
+        add("records", f"{family}: record {index} comes with index {record.get('index')}")
+    status = record.get("status")
+    if status not in ("solved", "no solution", "several", "unknown", "error"):
+        add("read back", f"{family}: record {index} has status {status!r}")
+        return "error"
+    status = str(status)
+    puzzle = _intact(run, case)
+    limit = int(run.option("--limit", "1"))
+    if status == "error":
+        if not re.match(r"\d+:\d+: ", str(record.get("error", ""))):
+            add("message", f"{family}: record {index} refused without line and column: {record.get('error')!r:.80}")
+        if puzzle is not None:
+            add("answer", f"{family}: {puzzle.name} refused: {record.get('error')!r:.120}")
+        return status
+    solution = record.get("solution")
+    if solution and board is not None:
+        values = answer_values(solution, "line", board)
+        if values is None:
+            add("read back", f"{family}: the solution of record {index} does not read back: {solution[:80]!r}")
+        else:
+            rules = puzzle.rules if puzzle is not None else rules_of(board)
+            broken = broken_rules(rules, in_puzzle_values(puzzle, board, values) if puzzle is not None else values)
+            if broken:
+                add("rules", f"{family}: the solution breaks {len(broken)} rule(s): {broken[0]}")
+    if status == "unknown" and not _budgeted(run):
+        add("answer", f"{family}: unknown with no budget given")
+    if puzzle is not None and status != "unknown":
+        if status == "no solution" and puzzle.solvable:
+            add("answer", f"{family}: 'no solution' for {puzzle.name}, which has one")
+        if puzzle.count is not None and limit >= 2 and record.get("count") != min(puzzle.count, limit):
+            add("answer", f"{family}: count {record.get('count')} for {puzzle.name}, which has {puzzle.count} (limit {limit})")
+    return status
+
+
+def _check_generated(run: Run, outcome: Outcome, add) -> None:
+    """A generated puzzle reads back as itself, with one solution and within its clue count,
+    by default and under the same ``--shape``; as many as asked."""
+
+    if outcome.exit_code != 0:
+        return
+    fmt = run.option("--to", "line")
+    texts = split_blocks(outcome.stdout) if fmt in ("grid", "ints", "pretty", "candidates") else split_lines(outcome.stdout)
+    asked = int(run.option("-n", "1"))
+    if asked and len(texts) != asked:
+        add("records", f"--to {fmt}: {asked} puzzle(s) asked, {len(texts)} written")
+    spelled = run.option("--shape", "9x9")
+    try:
+        same = Shape.parse(spelled)
+    except ValueError as error:
+        same = None
+        add("read back", f"--shape {spelled} makes puzzles that the readers' --shape {spelled} refuses: {error}")
+    clues = run.option("--clues")
+    for text in texts[:2]:
+        for shape in (None, same) if same is not None else (None,):
+            try:  # as any file is read: the format detected
+                records = sudokit.read_text(text + "\n", shape=shape)
+            except Exception as error:
+                add("read back", f"--to {fmt}: a puzzle does not read back ({error})")
+                continue
+            if len(records) != 1 or records[0].board is None:
+                why = records[0].error if records and records[0].error else f"{len(records)} records"
+                add("read back", f"--to {fmt} --shape {spelled}: a puzzle does not read back{' under --shape' if shape else ''}: {why}")
+                continue
+            board = records[0].board
+            if clues is not None and board.givens > int(clues):
+                add("answer", f"--clues {clues}: a puzzle with {board.givens} givens")
+            reference = reference_count_of(board)
+            if reference is not None and reference != 1:
+                reading = "read with --shape " + spelled if shape else "read back as it is"
+                add("read back", f"--shape {spelled} --to {fmt}: {reference} solution(s) {reading} ({board.shape.name})")
+
+
+# -- the checks of an answer of the API --------------------------------------------------
+
+def _request_board(request: Request):
+    """The board a request's puzzle field holds, read as the API reads it; None otherwise."""
+
+    fields = request.fields
+    try:
+        shape = fields.get("shape")
+        shape = Shape.parse(str(shape)) if shape is not None else None
+        records = sudokit.read_text(fields["puzzle"], format=fields.get("format"), shape=shape, symbols=fields.get("symbols"))
+    except Exception:
+        return None
+    return records[0].board if len(records) == 1 else None
+
+
+def check_request(request: Request, outcome: Outcome) -> list[Finding]:
+    """Every invariant an answer of the API broke."""
+    found: list[Finding] = []
+    where = f"/api/{request.endpoint}"
+
+    def add(kind: str, detail: str) -> None:
+        found.append(Finding(where, kind, detail, request.shell(), len(request.body)))
+
+    if outcome.hung:
+        add("budget", f"no answer {request.deadline:g} s into a request whose time budget is {request.budget:g} s")
+        return found
+    if outcome.status == 500 or outcome.error:
+        add("500", outcome.body[:160] if not outcome.error else _last_line(outcome.error))
+        return found
+    if outcome.status not in (200, 400, 404, 405, 413, 422, 503):
+        add("500", f"status {outcome.status}: {outcome.body[:160]}")
+    if "Traceback" in outcome.body:
+        add("traceback", outcome.body[:160])
+    if outcome.elapsed > request.budget + BUDGET_SLACK + MEASURE_SLACK:
+        add("budget", f"{outcome.elapsed:.2f} s for a time budget of {request.budget:g} s")
+    try:
+        answer = json.loads(outcome.body)
+    except ValueError:
+        add("read back", f"status {outcome.status}, not JSON: {outcome.body[:120]!r}")
+        return found
+    if outcome.status != 200:
+        if not isinstance(answer, dict) or not isinstance(answer.get("error"), str):
+            add("read back", f"status {outcome.status} without an error message: {outcome.body[:120]}")
+        if outcome.status == 422 and request.keeps and request.case is not None and request.case.puzzle is not None:
+            puzzle = request.case.puzzle
+            takes = _takes(request.endpoint, puzzle, request.case.family)
+            if takes and answer.get("field") == "puzzle" and answer.get("kind") == "format":
+                add("answer", f"{request.case.family}: {puzzle.name} refused: {answer.get('error')!r:.120}")
+        return found
+    if request.endpoint == "generate":
+        _check_generated_json(answer, add)
+        return found
+    board = _request_board(request)
+    puzzle = request.case.puzzle if request.case is not None and request.keeps else None
+    family = request.case.family if request.case else "?"
+    status = answer.get("status")
+    if status == "unknown" or board is None:
+        return found
+    if request.endpoint in ("solve", "count"):
+        solution = answer.get("solution")
+        if solution:
+            values = list(solution["cells"])
+            rules = puzzle.rules if puzzle is not None else rules_of(board)
+            broken = broken_rules(rules, in_puzzle_values(puzzle, board, values) if puzzle is not None else values)
+            if broken:
+                add("rules", f"{family}: the solution breaks {len(broken)} rule(s): {broken[0]}")
+        if puzzle is not None:
+            if status == "no solution" and puzzle.solvable:
+                add("answer", f"{family}: 'no solution' for {puzzle.name}, which has one")
+            if status == "several" and puzzle.count == 1:
+                add("answer", f"{family}: 'several' for {puzzle.name}, which has one")
+        else:
+            reference = reference_count(rules_of(board), 2, box_of(board))
+            if reference is not None and status in ("no solution", "several", "solved") and answer.get("count_known"):
+                if min(answer.get("count", 0), 2) != reference and answer.get("limit", 1) >= 2:
+                    add("answer", f"{family}: count {answer.get('count')} where the reference counts {reference} (to 2)")
+                if status == "no solution" and reference:
+                    add("answer", f"{family}: 'no solution' where the reference finds {reference}")
+    if request.endpoint in ("hint", "explain"):
+        steps = [answer["step"]] if request.endpoint == "hint" and answer.get("step") else answer.get("steps") or []
+        if steps and "placements" in steps[0]:
+            if puzzle is not None and puzzle.count is not None and puzzle.count != 1:
+                add("answer", f"{family}: steps for {puzzle.name}, which has {puzzle.count} solutions")
+            solution, _ = _solution_of(puzzle, board)
+            if solution is not None:
+                numbering = (lambda v: in_puzzle_values(puzzle, board, [v])[0]) if puzzle is not None else (lambda v: v)  # noqa: E731
+                n = board.size
+                for step in steps:
+                    claims = [(c // n, c % n, numbering(v), True) for c, v in step["placements"]]
+                    claims += [(c // n, c % n, numbering(v), False) for c, v in step["eliminations"]]
+                    wrong = unsound(claims, solution, n)
+                    if wrong:
+                        add("step", f"{family}: {step['technique']}: {wrong[0]}")
+                        break
+    if request.endpoint == "parse":
+        try:
+            again = _request_board(replace(request, body=encode(json.dumps({"puzzle": answer["board"]["line"], "shape": answer["board"]["shape"]}))))
+        except Exception:
+            again = None
+        if again is None or again.cells.tolist() != answer["board"]["cells"]:
+            add("read back", f"{family}: the parsed board's line does not read back as the same cells")
+    return found
+
+
+def _check_generated_json(answer: dict, add) -> None:
+    puzzle = answer.get("puzzle")
+    if answer.get("status") != "solved" or not puzzle:
+        return
+    try:
+        board = sudokit.Board.from_line(puzzle["line"], shape=Shape.parse(puzzle["shape"]), symbols=puzzle["symbols"])
+    except Exception as error:
+        add("read back", f"the generated puzzle does not read back: {error}")
+        return
+    reference = reference_count_of(board)
+    if reference is not None and reference != 1:
+        add("answer", f"a generated {board.shape.name} puzzle has {reference} solution(s)")
