@@ -28,7 +28,7 @@ from .setters import Clues, Diagnosis, Estimate, diagnose, estimate, make_unique
 from .shape import Geometry, Shape
 from .solver import count, is_unique, solutions, solve
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "BatchResult",

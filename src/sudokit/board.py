@@ -31,7 +31,7 @@ from .shape import Cage, Geometry, Shape, as_cages
 class Conflict:
     """A value given twice (or more) in one house."""
 
-    value: int
+    value: int  #: the value given more than once
     kind: str  #: ``'row'``, ``'column'`` or ``'box'`` (``'region'``, ``'diagonal'``, ... in variants)
     index: int  #: 0-based row, column or box number
     cells: tuple[tuple[int, int], ...]  #: the (row, col) pairs holding the value, 0-based
@@ -76,9 +76,9 @@ def describe_problems(problems: Sequence[Conflict | SumError]) -> str:
 class BoardStatus:
     """What ``Board.status()`` finds: rule-breaking givens, without raising."""
 
-    conflicts: tuple[Conflict, ...]
-    givens: int
-    empty: int
+    conflicts: tuple[Conflict, ...]  #: every value given twice (or more) in a house or a cage
+    givens: int  #: the filled cells
+    empty: int  #: the empty cells
     sums: tuple[SumError, ...] = ()  #: killer cages whose values break their sum
 
     @property
@@ -317,10 +317,12 @@ class Board:
 
     @property
     def shape(self) -> Shape:
+        """The box shape, which gives the size."""
         return self._shape
 
     @property
     def size(self) -> int:
+        """``n``: the number of rows, of columns and of values."""
         return self._shape.size
 
     @property
@@ -636,12 +638,13 @@ class Record:
     line: int  #: 1-based line where the record starts
     format: str  #: the format it was read in
     text: str  #: the record's text as read (lines joined with ``\\n``)
-    board: Board | None = None
-    error: FormatError | None = None
+    board: Board | None = None  #: the board, or None where the record is not one
+    error: FormatError | None = None  #: why the record is not a board (line and column in the input)
     column: int = 1  #: 1-based column where the record starts on its line
 
     @property
     def ok(self) -> bool:
+        """The record is a board (``error`` is None)."""
         return self.error is None
 
     def position(self, row: int, col: int) -> Position:

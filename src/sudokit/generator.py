@@ -570,10 +570,11 @@ def generate(
     ``level``: HoDoKu's level (``"hard"``, a Level, ``"hard+"`` for hard and above, or
     several); ``score``: a ``(low, high)`` range of HoDoKu's score (either end None).
     ``seed``: the same seed gives the same puzzles, for any ``workers`` (threads; None:
-    every CPU). ``mixing``: Gibbs moves per full grid, towards uniform grids (see above).
+    every CPU). ``mixing``: Gibbs moves per full grid, towards uniform grids (see
+    :mod:`sudokit.generator`).
 
     Raises :class:`GenerationError` when ``attempts`` carved puzzles per puzzle asked for
-    (default ``DEFAULT_ATTEMPTS``) or ``time_limit`` seconds run out first.
+    (default :data:`DEFAULT_ATTEMPTS`) or ``time_limit`` seconds run out first.
 
     >>> [puzzle] = generate(seed=7)
     >>> puzzle.givens < 30

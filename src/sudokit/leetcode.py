@@ -21,6 +21,8 @@ class Unsolvable(ValueError):
 
 
 class Solution:
+    """LeetCode's class: ``Solution().solveSudoku(board)``."""
+
     def solveSudoku(self, board: list[list[str]]) -> None:  # noqa: N802 (LeetCode's name)
         """Fill every ``"."`` of ``board`` in place. Returns None, as LeetCode expects."""
         puzzle = Board.from_leetcode(board)

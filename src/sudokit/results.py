@@ -142,8 +142,8 @@ def _html(status: str, puzzle: Board, board: Board | None) -> str:
 class SolveResult:
     """What a search found, and what it cost."""
 
-    status: SolveStatus
-    puzzle: Board
+    status: SolveStatus  #: the answer to the question asked
+    puzzle: Board  #: the board that was searched
     board: Board | None  #: the first solution found, or None
     count: int  #: solutions found (exact when ``exhausted``, else a lower bound)
     exhausted: bool  #: the whole search space was explored
@@ -155,6 +155,7 @@ class SolveResult:
 
     @property
     def solved(self) -> bool:
+        """The status is ``SOLVED`` (what ``bool(result)`` says too)."""
         return self.status is SolveStatus.SOLVED
 
     @property
@@ -247,6 +248,7 @@ class OptimumResult:
 
     @property
     def solved(self) -> bool:
+        """The optimum is proven (what ``bool(result)`` says too)."""
         return self.status is SolveStatus.SOLVED
 
     @property

@@ -42,9 +42,9 @@ MAX_SIZE = 64
 class Shape:
     """The geometry of a board with boxes ``box_height`` rows tall and ``box_width`` columns wide."""
 
-    box_height: int
-    box_width: int
-    size: int = field(init=False)
+    box_height: int  #: rows of a box
+    box_width: int  #: columns of a box
+    size: int = field(init=False)  #: ``n = box_height * box_width``: rows, columns and values of the board
 
     def __post_init__(self) -> None:
         for name in ("box_height", "box_width"):

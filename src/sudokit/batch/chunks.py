@@ -136,7 +136,8 @@ class RecordResult:
 class BatchSummary:
     """Counts outcomes over a run and turns them into the exit status (the batch's report)."""
 
-    limit: int = 1
+    limit: int = 1  #: the run's ``limit`` (above 2 it counts, and any count is an answer)
+    #: records per status, by the names of :data:`~sudokit.results.STATUSES`
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STATUSES, 0))
     #: records done before this run started (a resumed run)
     resumed_at: int = 0
@@ -144,10 +145,11 @@ class BatchSummary:
     elapsed: float = 0.0
     #: the first few bad records, ``(index, message)``
     errors: list[tuple[int, str]] = field(default_factory=list)
-    interrupted: bool = False
+    interrupted: bool = False  #: a KeyboardInterrupt stopped the run after its last committed chunk
 
     @property
     def records(self) -> int:
+        """Records done, in this run and any it resumed."""
         return sum(self.counts.values())
 
     @property

@@ -22,7 +22,7 @@ def _json_string(text: str) -> str:
 
 
 def encode_ndjson(columns: dict[str, Any], first_index: int) -> bytes:
-    """One JSON object a line, keys in :data:`COLUMNS` order, ASCII only (``json.dumps``
+    """One JSON object a line, keys in the order of :func:`~sudokit.batch.chunks.columns_of`, ASCII only (``json.dumps``
     escapes the rest), so the bytes are the same wherever the chunk was encoded."""
     names = [f'"status":"{name}"' for name in STATUSES]
     status = columns["status"]
@@ -64,7 +64,7 @@ def csv_header(rate: bool = False) -> bytes:
 
 
 def encode_csv(columns: dict[str, Any], first_index: int) -> bytes:
-    """CSV rows under :func:`_csv_header`; empty cells where NDJSON has null or no key."""
+    """CSV rows under :func:`csv_header`; empty cells where NDJSON has null or no key."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     errors = columns["error"]

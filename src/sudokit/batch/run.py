@@ -63,7 +63,7 @@ def solve_file(
     ``output`` (NDJSON, or CSV / Parquet by extension or ``output_format``; stdout when None).
 
     ``workers`` processes (default ``$SUDOKIT_WORKERS``, else every CPU; threads with
-    ``threads=True``) or a given ``executor`` (see :mod:`sudokit.distributed`) solve the
+    ``threads=True``) or a given ``executor`` (see :mod:`sudokit.batch.cluster`) solve the
     chunks. With a file output a journal makes the run resumable: ``resume=True`` goes on
     from the last committed chunk of an interrupted run (and starts afresh when there is none).
     A KeyboardInterrupt stops the run after the chunks already committed; the summary says

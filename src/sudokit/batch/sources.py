@@ -123,7 +123,7 @@ class TextSource(Source):
         return self._record_chunks(start)
 
     def _line_chunks(self, start: Position) -> Iterator[Chunk]:
-        """Records of the line format, exactly as :func:`sudokit.formats.read` finds them:
+        """Records of the line format, exactly as :func:`sudokit.formats.scan` finds them:
         blank lines and ``#`` comments skipped, a line ``end`` stops the input. Blocks of
         clean 81-symbol lines (the bulk case) are taken whole, without a look at each line."""
         size = self.options.chunk_size

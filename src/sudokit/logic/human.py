@@ -83,6 +83,7 @@ class Rating:
 
     @property
     def rated(self) -> bool:
+        """Rated on at least one scale (a level, or an ER)."""
         return self.level is not None or self.er is not None
 
     @property
@@ -108,12 +109,12 @@ class Rating:
 class Explanation:
     """Every step of a human-style solution, each the easiest available, and where it ended."""
 
-    status: SolveStatus
+    status: SolveStatus  #: SOLVED for a puzzle with exactly one solution; else why there are no steps
     puzzle: Board
-    steps: tuple[Step, ...]
+    steps: tuple[Step, ...]  #: in the order taken
     board: Board  #: the board after the last step
     solved: bool  #: the steps reach the solution (False: no technique applies any more)
-    rating: Rating
+    rating: Rating  #: HoDoKu's rating (level and score None on a board that starts from pencil marks)
 
     def __str__(self) -> str:
         if self.status is not SolveStatus.SOLVED:
@@ -137,6 +138,7 @@ class SEExplanation:
 
     @property
     def solved(self) -> bool:
+        """SE's rules finished the puzzle."""
         return self.result is not None and self.result.solved
 
     def __str__(self) -> str:

@@ -117,7 +117,7 @@ def technique_name(kind: int, sub: int, hdr: np.ndarray, cells: int) -> str:
 class SEStep:
     """One step of SE's path: the technique, its rating and what it does."""
 
-    name: str
+    name: str  #: the technique as SE names it (``Hidden Single``, ``Dynamic Forcing Chains (+)``)
     rating: float  #: SE's rating of the step (one decimal when printed)
     placements: tuple[tuple[int, int], ...]  #: (cell, value) placed
     eliminations: tuple[tuple[int, int], ...]  #: (cell, value) removed
@@ -145,10 +145,10 @@ class SEResult:
     """ER, EP and ED of one board, and how they were reached."""
 
     status: SolveStatus  #: SOLVED (rated), UNKNOWN (a budget stopped it; ``er`` is a lower bound)
-    er: float
-    ep: float
-    ed: float
-    steps: int
+    er: float  #: the hardest step of the path
+    ep: float  #: the hardest step up to the first placement
+    ed: float  #: the first step's rating
+    steps: int  #: the steps taken
     solved: bool  #: SE's rules finished the board (else ER is 20.0, "beyond solver")
     work: int  #: potentials the chain searches processed
     elapsed: float

@@ -21,9 +21,9 @@ Candidate = tuple[int, int]
 class Step:
     """One step: the technique, the pattern it rests on, and its placements or eliminations."""
 
-    technique: Technique
-    placements: tuple[Candidate, ...]
-    eliminations: tuple[Candidate, ...]
+    technique: Technique  #: the technique (its variant, if any, in ``variant`` and ``name``)
+    placements: tuple[Candidate, ...]  #: (cell, value) pairs the step places
+    eliminations: tuple[Candidate, ...]  #: (cell, value) pairs the step removes
     cells: tuple[int, ...]  #: the cells of the pattern (a fish's body, a subset's cells, ...)
     values: tuple[int, ...]  #: the values the pattern is about
     houses: tuple[int, ...] = ()  #: the houses it stands on (bases first, then covers)

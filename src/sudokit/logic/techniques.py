@@ -26,6 +26,7 @@ class Level(str, enum.Enum):
 
     @property
     def rank(self) -> int:
+        """0 for easy up to 4 for extreme."""
         return _RANKS[self]
 
     @property
