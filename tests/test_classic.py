@@ -489,7 +489,7 @@ def test_both_lane_layouts_walk_the_same_tree(tmp_path):
     )
     script = (
         "import json, sys, sudokit\n"
-        "from sudokit.kernels import classic\n"
+        "from sudokit.kernels.search import classic\n"
         "assert classic.BAND_MAJOR, classic.LAYOUT\n"
         "rows = []\n"
         "for puzzle, limit in json.loads(sys.stdin.read()):\n"

@@ -147,7 +147,8 @@ class _Grouped:
         self.first = -1
         self.task: Any = None
 
-    def submit(self, function: Callable, request: Any, index: int) -> _Part:
+    def submit(self, function: Callable, request: Any, index: int, deadline: float | None = None) -> _Part:
+        # ``deadline`` is this process's clock and means nothing on a worker: its rounds run whole
         first = index - index % ROUNDS_PER_TASK
         if first != self.first:
             self.first = first

@@ -25,7 +25,7 @@ from ..results import ExitCode, SolveStatus, Tally
 from ..setters import Clues, diagnose, estimate, make_unique, reduce
 from ..solver import count as count_solutions
 from .base import (
-    MARKERS, boards, check_symbols, cli, input_options, interruptible, marker, no_solution, parse_shape, warn, where,
+    MARKERS, SECONDS, boards, check_symbols, cli, input_options, interruptible, marker, no_solution, parse_shape, warn, where,
 )
 
 #: a cell as a person writes it: r1c2 (1-based), or its 0-based index
@@ -78,7 +78,7 @@ def diagnose_command(files, input_format, shape, symbols, time_limit, node_limit
     tally = Tally(counting=True)
     out = sys.stdout
     with interruptible():
-        for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
+        for source, record, board in boards(files, input_format, shape, symbols, tally, out, written_as="line"):
             found = diagnose(board, time_limit=time_limit, node_limit=node_limit)
             settled = found.status is not SolveStatus.UNKNOWN and found.proven
             tally.add("solved" if settled else "unknown")
@@ -174,7 +174,7 @@ def reduce_command(files, input_format, shape, symbols, time_limit, node_limit, 
 @click.option("--symbols", callback=check_symbols, metavar="CHARS", help="The symbols of values 1..n (default: inferred).")
 @click.option("--samples", type=click.IntRange(min=2), default=10_000, show_default=True, help="Random probes per board.")
 @click.option("--seed", type=click.IntRange(min=0), help="The same seed gives the same estimates (default: fresh each run).")
-@click.option("--time-limit", type=click.FloatRange(min=0), metavar="SECONDS", help="Stop sampling a board after this long (fewer samples, a wider interval).")
+@click.option("--time-limit", type=SECONDS, metavar="SECONDS", help="Stop sampling a board after this long (fewer samples, a wider interval).")
 @_TO
 def estimate_command(files, input_format, shape, symbols, samples, seed, time_limit, output) -> None:
     """About how many solutions each board has, with a 95% interval (Knuth's estimator over the
@@ -182,7 +182,7 @@ def estimate_command(files, input_format, shape, symbols, samples, seed, time_li
     tally = Tally(counting=True)
     out = sys.stdout
     with interruptible():
-        for source, record, board in boards(files, input_format, shape, symbols, tally, out, block=False):
+        for source, record, board in boards(files, input_format, shape, symbols, tally, out, written_as="line"):
             tally.add("solved")
             _answer(board, estimate(board, samples=samples, seed=seed, time_limit=time_limit), output, out)
     sys.exit(tally.exit_code)
@@ -226,7 +226,7 @@ def write_book(entries: list[Entry], output: str, per_page: int, title: str, sol
 @click.option("--format", "input_format", type=click.Choice(FORMATS), help="Input format (default: detected from the first puzzle).")
 @click.option("--shape", callback=parse_shape, metavar="HxW|N", help="Box shape such as 2x3, or board size (default: from the input).")
 @click.option("--symbols", callback=check_symbols, metavar="CHARS", help="The symbols of values 1..n (default: inferred).")
-@click.option("--time-limit", type=click.FloatRange(min=0), metavar="SECONDS", help="Budget per puzzle for its solution.")
+@click.option("--time-limit", type=SECONDS, metavar="SECONDS", help="Budget per puzzle for its solution.")
 def print_command(files, output, per_page, title, solutions, input_format, shape, symbols, time_limit) -> None:
     """A printable PDF of the puzzles (needs the print extra: pip install 'sudokit[print]'):
     1, 2, 4 or 6 a page, numbered, with their level, the variants' regions, diagonals and
