@@ -280,3 +280,82 @@ def test_a_square_box_is_named_by_its_board(text):
     for command in (["generate", "-n", "1"], ["solve"]):
         result = run(command + ["--shape", text], stdin=EASY + "\n")
         assert result.exit_code == 2 and f"say '{int(text[0]) ** 2}'" in result.output
+
+
+# -- found by the fuzzing suite after the first fixes -----------------------------------------
+
+
+def _solution_grid() -> str:
+    return "\n".join(_grid_rows(EASY_SOLUTION))
+
+
+def test_a_grid_with_a_row_too_many_is_one_record():
+    rows = _grid_rows(EASY)
+    text = _solution_grid() + "\n\n" + "\n".join(rows[:1] + rows) + "\n"
+    result = run(["count"], stdin=text)
+    assert result.stdout.splitlines() == ["1", "error"]
+    assert "1 row(s) too many" in result.stderr
+
+
+def test_grids_without_blank_lines_and_a_cut_last_one_are_three_records():
+    text = _solution_grid() + "\n" + _solution_grid() + "\n" + _grid_rows(EASY)[0] + "\n"
+    result = run(["count"], stdin=text)
+    assert result.stdout.splitlines() == ["1", "1", "error"]
+
+
+def test_hodokus_bordered_grid_of_values_reads():
+    top, bottom = ".-------.-------.-------.", "'-------'-------'-------'"
+    rows = [f"| {' '.join(r[0:3])} | {' '.join(r[3:6])} | {' '.join(r[6:9])} |" for r in _grid_rows(EASY)]
+    middle = ":-------+-------+-------:"
+    text = "\n".join([top, *rows[0:3], middle, *rows[3:6], middle, *rows[6:9], bottom]) + "\n"
+    result = run(["count"], stdin=text)
+    assert result.exit_code == 0 and result.stdout == "1\n"
+
+
+def test_a_grid_file_may_go_on_with_candidate_grids():
+    values = "\n".join("  ".join(row) for row in _grid_rows(EASY))
+    marks_grid = marks.format(Board.from_line(EASY))  # every open cell: all nine candidates
+    result = run(["count"], stdin=values + "\n\n" + marks_grid)
+    assert result.stdout.splitlines() == ["1", "1"], result.stderr
+
+
+def test_integers_spaced_out_with_a_blank_are_a_grid():
+    rows = [" ".join(row) for row in _grid_rows(EASY_SOLUTION)]
+    rows[4] = "." + rows[4][1:]
+    result = run(["count"], stdin="\n".join(rows) + "\n")
+    assert result.exit_code == 0 and result.stdout == "1\n"
+
+
+def test_a_grid_of_another_size_under_shape_is_one_record():
+    result = run(["count", "--shape", "2x3"], stdin="\n".join(_grid_rows(EASY)) + "\n")
+    assert result.exit_code == 2 and result.stdout == "error\n"
+    assert "expected 6" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "text, records",
+    [
+        ("[\n[[1,2,0,0],[0,0,1,0],[0,1,0,0],[0,0,0,0]]\n", 2),  # an opening that never closes
+        ("[[1,2,0,0],[0,0,1,0],[0,1,0,0],[0,0,0,0]]\na[[1,2,0,0],[0,0,1,0],[0,1,0,0],[0,0,0,0]]\n"
+         "0[[1,2,0,0],[0,0,1,0],[0,1,0,0],[0,0,0,0]]\n", 3),  # lines that start with junk
+    ],
+)
+def test_a_broken_leetcode_line_loses_no_other_line(text, records):
+    result = run(["count"], stdin=text)
+    assert len(result.stdout.splitlines()) == records, result.stdout
+
+
+def test_a_boards_shape_in_the_api_reads_back():
+    for shape in (Shape(3, 3), Shape(2, 3), Shape(3, 2), Shape(4, 4)):
+        assert Shape.parse(shape.spec) == shape
+
+
+def test_a_count_or_node_limit_past_the_counters_is_no_limit():
+    result = sudokit.count(EASY, limit=10**30, node_limit=10**30)
+    assert result.count == 1 and result.exhausted
+
+
+@pytest.mark.parametrize("value", ["nan", "-1", "inf!"])
+def test_a_time_limit_that_is_not_a_number_of_seconds_is_a_usage_error(value):
+    result = run(["solve", "--time-limit", value], stdin=EASY + "\n")
+    assert result.exit_code == 2 and "time-limit" in result.output

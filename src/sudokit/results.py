@@ -105,6 +105,12 @@ class Limits:
             or self.node_limit < 1
         ):
             raise ValueError(f"node_limit must be a positive integer, not {self.node_limit!r}")
+        # a count or a node budget past 2**62 never ends a search: as good as none, and the
+        # kernels' 64-bit counters could not hold it
+        if self.limit > UNLIMITED:
+            object.__setattr__(self, "limit", UNLIMITED)
+        if self.node_limit is not None and self.node_limit > UNLIMITED:
+            object.__setattr__(self, "node_limit", UNLIMITED)
 
     @property
     def nodes(self) -> int:

@@ -127,6 +127,14 @@ class Shape:
             return board
         return f"{board} ({self.box_height}x{self.box_width} boxes)"
 
+    @property
+    def spec(self) -> str:
+        """The spelling :meth:`parse` reads back as this shape: ``'9x9'`` (a board with its
+        usual square boxes) or ``'2x3'`` (a box, height x width)."""
+        if self.box_height == self.box_width:
+            return f"{self.size}x{self.size}"
+        return f"{self.box_height}x{self.box_width}"
+
     def box_of(self, row: int, col: int) -> int:
         """The box number (0-based, left to right, top to bottom) that holds a cell."""
         return (row // self.box_height) * self.box_height + col // self.box_width

@@ -732,7 +732,8 @@ def requests(draw, endpoints: Sequence[str] = ENDPOINTS, odd: bool = True) -> Re
             body["format"] = FORMAT_OF[family]
         puzzle = case.puzzle
         if puzzle is not None and puzzle.box is not None and draw(st.integers(0, 4)) == 0:
-            body["shape"] = f"{puzzle.box[0]}x{puzzle.box[1]}"
+            height, width = puzzle.box  # as the API spells shapes: a box, or a board's usual boxes
+            body["shape"] = f"{height}x{width}" if height != width else str(height * width)
         if endpoint in ("solve", "count", "hint", "explain", "rate"):
             if draw(st.booleans()):
                 body["time_limit"] = draw(st.sampled_from([0, 0.05, 0.5, 1, 2]))

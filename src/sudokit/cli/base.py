@@ -37,6 +37,26 @@ MARKERS = {
 }
 
 
+class Seconds(click.FloatRange):
+    """A budget in seconds: a number, 0 or more (``inf`` is no budget; click's FloatRange lets
+    ``nan`` through, which compares false with everything)."""
+
+    name = "seconds"
+
+    def __init__(self) -> None:
+        super().__init__(min=0)
+
+    def convert(self, value, param, ctx):
+        seconds = super().convert(value, param, ctx)
+        if seconds != seconds:
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return seconds
+
+
+#: the type of every --time-limit
+SECONDS = Seconds()
+
+
 def parse_shape(ctx, param, value: str | None) -> Shape | None:
     if value is None:
         return None
@@ -74,7 +94,7 @@ def input_options(command: Callable) -> Callable:
             metavar="CHARS",
             help="The symbols of values 1..n, e.g. 0123456789ABCDEF (default: inferred).",
         ),
-        click.option("--time-limit", type=click.FloatRange(min=0), metavar="SECONDS", help="Budget per puzzle."),
+        click.option("--time-limit", type=SECONDS, metavar="SECONDS", help="Budget per puzzle."),
         click.option("--node-limit", type=click.IntRange(min=1), metavar="N", help="Search-node budget per puzzle."),
     ]
     for option in reversed(options):

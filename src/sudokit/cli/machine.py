@@ -19,7 +19,7 @@ from ..optimize import PRESETS, as_weights, optimum, parse_weights
 from ..results import UNLIMITED, ExitCode, Limits, SolveResult, Tally
 from ..solver import run as search
 from .base import (
-    MARKERS, boards, check_symbols, cli, input_options, interruptible, marker,
+    MARKERS, SECONDS, boards, check_symbols, cli, input_options, interruptible, marker,
     no_solution, parse_shape, warn, where,
 )
 
@@ -160,7 +160,7 @@ def _optimize_records(sense, files, input_format, shape, symbols, time_limit, no
 @click.argument("input_path", metavar="INPUT", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), help="NDJSON, or CSV / Parquet by extension (default: NDJSON on stdout).")
 @click.option("--limit", type=click.IntRange(min=1), default=1, show_default=True, help="1 solves, 2 proves uniqueness, N counts up to N.")
-@click.option("--time-limit", type=click.FloatRange(min=0), metavar="SECONDS", help="Budget per puzzle; a puzzle that runs out is 'unknown'.")
+@click.option("--time-limit", type=SECONDS, metavar="SECONDS", help="Budget per puzzle; a puzzle that runs out is 'unknown'.")
 @click.option("--node-limit", type=click.IntRange(min=1), metavar="N", help="Search-node budget per puzzle.")
 @click.option("--rate", is_flag=True, help="Add level and score (HoDoKu's scale) and, for 9x9, er, ep, ed and se_status (Sudoku Explainer's, within the record's budget, else a few seconds' work) to each record with exactly one solution.")
 @click.option("--format", "input_format", type=click.Choice(FORMATS + ("csv", "tsv", "parquet")), help="Input format (default: from the extension, else detected).")

@@ -23,7 +23,7 @@ from ..results import ExitCode, SolveStatus, Tally
 from ..shape import Shape
 from . import setters
 from .base import (
-    MARKERS, boards, check_symbols, cli, interruptible, marker, parse_shape, warn, where,
+    MARKERS, SECONDS, boards, check_symbols, cli, interruptible, marker, parse_shape, warn, where,
 )
 
 
@@ -70,7 +70,7 @@ def _scale_options(command: Callable) -> Callable:
     options = [
         click.option("--scale", type=click.Choice(["hodoku", "se"]), default="hodoku", show_default=True,
                      help="hodoku: HoDoKu's level and score; se: Sudoku Explainer's ER/EP/ED (9x9)."),
-        click.option("--time-limit", type=click.FloatRange(min=0), metavar="SECONDS",
+        click.option("--time-limit", type=SECONDS, metavar="SECONDS",
                      help="Budget per puzzle for SE's rating; a puzzle past it is 'unknown' with its lower bounds"
                           " (default: none; puzzles rated 10.5 and more take minutes, as in SE)."),
         click.option("--node-limit", type=click.IntRange(min=1), metavar="N",
@@ -270,7 +270,7 @@ def _parse_score(ctx, param, value: str | None):
 @click.option("--seed", type=click.IntRange(min=0), help="The same seed prints the same puzzles, with any --workers.")
 @click.option("--workers", type=click.IntRange(min=1), envvar="SUDOKIT_WORKERS", help="Threads (default: $SUDOKIT_WORKERS, else every CPU).")
 @click.option("--attempts", type=click.IntRange(min=1), metavar="N", help=f"Puzzles carved at most per puzzle asked for (default {DEFAULT_ATTEMPTS:,}).")
-@click.option("--time-limit", type=click.FloatRange(min=0), metavar="SECONDS", help="Stop after this long in all.")
+@click.option("--time-limit", type=SECONDS, metavar="SECONDS", help="Stop after this long in all.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), help="Write the puzzles here (default: stdout).")
 @click.option("--to", "output_format", type=click.Choice(FORMATS + ("pdf",)), default="line", show_default=True,
               help="Output format (pdf: a printable book with -o, see 'sudokit print').")

@@ -214,6 +214,8 @@ def detect(
         return chosen
     if chosen in LINE_FORMATS and _reads_as(first_line, chosen, shape, symbols):
         return chosen
+    if chosen == "ints":
+        chosen = _refine_ints(next_line)
     following = _detect_one(next_line, shape, symbols, third_line)
     if chosen not in LINE_FORMATS and chosen != "leetcode":  # a block: unless row 2 is a board
         if following in LINE_FORMATS and _reads_as(next_line, following, shape, symbols):
@@ -222,6 +224,18 @@ def detect(
     if chosen == "line" and following in ("grid", "ints", "candidates", "pretty"):
         return following
     return chosen
+
+
+def _refine_ints(next_line: str) -> str:
+    """The block format of rows of integers whose first row alone did not tell: a second row
+    with a blank (``.``) is a grid's, one with numbers past the board's size a candidate
+    grid's."""
+    fields = ints.tokens(next_line.strip())
+    if fields and not all(field.isdigit() for field, _ in fields):
+        return "grid"
+    if fields and any(int(field) > len(fields) for field, _ in fields) and marks.looks_like(next_line):
+        return "candidates"
+    return "ints"
 
 
 def _reads_as(text: str, format: str, shape: Shape | None, symbols: str | None) -> bool:
@@ -267,9 +281,15 @@ def _detect_one(first_line: str, shape: Shape | None, symbols: str | None, next_
         return "candidates"
     items = grid.row_items(text, 1)
     length = len(items)
+    ruled = any(char in grid.RULE_CHARS for char in text)
+    same_width = next_line is not None and len(grid.row_items(next_line, 2)) == length
     if shape is not None:
-        return "grid" if length == shape.size else "line"
-    if any(char in grid.RULE_CHARS for char in text):
+        if length == shape.size:
+            return "grid"
+        # rows of another size (ruled, or two of one width) are a grid's all the same: one
+        # record whose rows are wrong, not one wrong record a row
+        return "grid" if length < shape.cells and (ruled or same_width) else "line"
+    if ruled:
         return "grid"
     if length in line.BOARD_LENGTHS:
         try:
@@ -278,7 +298,6 @@ def _detect_one(first_line: str, shape: Shape | None, symbols: str | None, next_
             pass
         else:
             return "line"
-    same_width = next_line is not None and len(grid.row_items(next_line, 2)) == length
     if Shape.for_size_or_none(length) and same_width:
         return "grid"
     return "line"  # the line reader explains what is wrong, if anything
@@ -331,37 +350,74 @@ def _read_blocks(
     stream: Iterator[Numbered], format: str, shape: Shape | None, symbols: str | None
 ) -> Iterator[Parsed]:
     """Group rows into records of ``n`` rows: a record ends after ``n`` rows, at a blank line,
-    or at the end of the input (the last two are errors when rows are missing)."""
+    or at the end of the input (the last two are errors when rows are missing). Rows past ``n``
+    before the next blank line belong to the record before them (an error: too many rows),
+    not to a record of their own: a record ended by its count is held until the next line says
+    which."""
     rows: list[Numbered] = []
+    held: list[Numbered] = []  # a record its count ended, not yet given out
     size = shape.size if shape else None
 
-    def finish(end_line: int) -> Parsed:
-        text = "\n".join(row for _, row in rows)
+    def kind(first: Numbered) -> str:
+        # a file of grids may hold candidate grids further on (a grid is a candidate grid
+        # whose cells are all solved): a record whose first row has a cell of several
+        # candidates is read as one
+        if format in ("grid", "pretty") and marks.looks_like(first[1]):
+            return "candidates"
+        return format
+
+    def finish(block: list[Numbered], end_line: int) -> Parsed:
+        text = "\n".join(row for _, row in block)
         try:
-            if format == "ints":
-                board = ints.parse_rows(rows, shape, end_line=end_line)
-            elif format == "candidates":
-                board = marks.parse_rows(rows, shape, symbols, end_line=end_line)
+            if format == "ints" and not _all_ints(block):  # "6 5 . 4": a grid spaced out
+                board = grid.parse_rows(block, shape, symbols, end_line=end_line)
+            elif format == "ints":
+                board = ints.parse_rows(block, shape, end_line=end_line)
+            elif kind(block[0]) == "candidates":
+                board = marks.parse_rows(block, shape, symbols, end_line=end_line)
             else:
-                board = grid.parse_rows(rows, shape, symbols, end_line=end_line)
+                board = grid.parse_rows(block, shape, symbols, end_line=end_line)
         except Exception as error:
-            return rows[0][0], 1, text, None, _record_error(error, rows[0][0])
-        return rows[0][0], 1, text, board, None
+            return block[0][0], 1, text, None, _record_error(error, block[0][0])
+        return block[0][0], 1, text, board, None
+
+    def overflow(block: list[Numbered], extra: list[Numbered]) -> Parsed:
+        text = "\n".join(row for _, row in block + extra)
+        first_error = finish(block, block[-1][0] + 1)[4]
+        if first_error is not None:  # the rows' own mistake says more than their number
+            return block[0][0], 1, text, None, first_error
+        error = FormatError(
+            f"{len(extra)} row(s) too many: a record of {len(block)} rows goes on to line {extra[-1][0]} before the blank line",
+            line=extra[0][0],
+            column=1,
+        )
+        return block[0][0], 1, text, None, error
 
     def width(number: int, text: str) -> int:
         if format == "ints":
             return len(ints.tokens(text))
-        if format == "candidates":
+        if kind(rows[0]) == "candidates":
             return len(marks.tokens(text, number))
         return grid.size_of_row(text, number)
 
+    def close(end_line: int) -> Iterator[Parsed]:
+        # rows after a count-ended record are its overflow, unless records follow each other
+        # without blank lines here: then they are a next record cut short
+        if held and rows and not chained:
+            yield overflow(held, rows)
+            return
+        if held:
+            yield finish(held, held[-1][0] + 1)
+        if rows:
+            yield finish(rows, end_line)
+
     last = 0
+    chained = False  # two records ended by their count since the last blank line
     for number, text in stream:
         last = number
         if not text.strip():
-            if rows:
-                yield finish(number)
-                rows = []
+            yield from close(number)
+            held, rows, chained = [], [], False
             continue
         if format != "ints" and (grid.is_separator(text) or (format == "candidates" and marks.is_separator(text))):
             continue
@@ -372,10 +428,19 @@ def _read_blocks(
             widths = [width(*row) for row in rows]
             size = widths[1] if len(widths) == 3 and widths[1] == widths[2] != widths[0] else widths[0]
         if size is not None and len(rows) >= size and (shape is not None or len(rows) >= 3):
-            yield finish(number + 1)
-            rows = []
-    if rows:
-        yield finish(last + 1)
+            if held:
+                chained = True
+                yield finish(held, held[-1][0] + 1)
+            held, rows = rows, []
+    yield from close(last + 1)
+
+
+def _all_ints(block: list[Numbered]) -> bool:
+    """Whether a block's rows are integers: not when besides single digits they hold only
+    a grid's blanks (``.``, ``-``), rows of single symbols spaced out."""
+    fields = [field for number, text in block for field, _ in ints.tokens(text)]
+    others = [field for field in fields if not field.isdigit()]
+    return not others or not all(len(field) == 1 for field in fields) or not all(f in ".-" for f in others)
 
 
 def _record_error(error: Exception, line: int) -> FormatError:

@@ -10,6 +10,7 @@ Written boards are ``n`` lines followed by one empty line, exactly as seed 001 p
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from ..errors import FormatError, quote
@@ -28,10 +29,18 @@ _SEPARATOR_CHARS = _CORNER_CHARS | frozenset("- \t")
 NumberedLine = tuple[int, str]
 
 
+#: HoDoKu's borders, ``.-------.-------.`` and ``'-------'-------'``: runs of three or more
+#: dashes between corners that are blank symbols elsewhere (``.``) or never symbols
+_HODOKU_BORDER = re.compile(r"\s*[.:'+|]?(?:[-=]{3,}[.:'+|])+[-=]{3,}[.:'+|]?\s*")
+
+
 def is_separator(text: str) -> bool:
-    """A line that only draws box edges (it holds ``+``, ``|`` or box drawing, and no symbol)."""
+    """A line that only draws box edges (it holds ``+``, ``|`` or box drawing, and no symbol),
+    or HoDoKu's border."""
     chars = set(text.strip())
-    return bool(chars) and chars <= _SEPARATOR_CHARS and bool(chars & _CORNER_CHARS)
+    if bool(chars) and chars <= _SEPARATOR_CHARS and bool(chars & _CORNER_CHARS):
+        return True
+    return _HODOKU_BORDER.fullmatch(text) is not None
 
 
 def row_items(text: str, line: int) -> list[Located]:

@@ -124,26 +124,45 @@ def boards(
     text: str, shape: Shape | None = None, symbols: str | None = None, *, line: int = 1
 ) -> Iterator[Found]:
     """Every board in a text, in order; a malformed board yields its error and reading goes on
-    with the next top-level value (a syntax error ends the text, since nothing after it can be
-    trusted)."""
+    with the next top-level value. A syntax error yields its error once, and reading goes on at
+    the next line that starts with ``[`` (what follows the error on its own lines cannot be
+    trusted), or at a line that opens a board (``[[``) before the error when the broken value
+    never closed."""
     scanner = _Scanner(text, line)
+    lines = text.split("\n")
     while not scanner.at_end():
         start = scanner.where(scanner.pos)
         try:
             node = scanner.value()
+            if not isinstance(node.value, list):  # not a board's start: the line is lost
+                raise scanner.error("a board is a list of rows, each a list of cells", node.offset)
+            nodes = node.value if _depth(node) >= 3 and isinstance(node.value, list) else [node]
+            for board_node in nodes:
+                where = scanner.where(board_node.offset)
+                body = text[board_node.offset : board_node.end]
+                yield where["line"], where["column"], body, _try_board(scanner, board_node, shape, symbols)
+            save = scanner.pos
+            start = scanner.where(save)
+            kind, _, _ = scanner.token()
+            if kind != "comma":
+                scanner.pos = save
         except FormatError as error:
-            row = text.splitlines()[start["line"] - line] if text else ""
-            yield start["line"], 1, row, error
-            return
-        nodes = node.value if _depth(node) >= 3 and isinstance(node.value, list) else [node]
-        for board_node in nodes:
-            where = scanner.where(board_node.offset)
-            body = text[board_node.offset : board_node.end]
-            yield where["line"], where["column"], body, _try_board(scanner, board_node, shape, symbols)
-        save = scanner.pos
-        kind, _, _ = scanner.token()
-        if kind != "comma":
-            scanner.pos = save
+            yield start["line"], 1, lines[start["line"] - line] if text else "", error
+            failed = scanner.where(max(scanner.pos, scanner.line_starts[start["line"] - line]))["line"]
+            # a line that opens a board (``[[``) between the start and the error is the next
+            # record (the broken one never closed); else the next line that starts with ``[``
+            first = start["line"] - line + 1
+            opening = next((n for n in range(first, failed - line + 1) if lines[n].lstrip().startswith("[[")), None)
+            scanner.pos = _next_board_line(scanner, lines, failed - line + 1 if opening is None else opening)
+
+
+def _next_board_line(scanner: _Scanner, lines: list[str], index: int) -> int:
+    """The offset of the first line from ``index`` on that may start a value: not blank, and
+    not the closing ``]`` or ``,`` of the broken one; the end if none."""
+    for number in range(index, len(lines)):
+        if lines[number].strip() and lines[number].lstrip()[0] not in "],":
+            return scanner.line_starts[number] + len(lines[number]) - len(lines[number].lstrip())
+    return len(scanner.text)
 
 
 def _try_board(scanner: _Scanner, node: _Node, shape, symbols) -> BoardData | FormatError:

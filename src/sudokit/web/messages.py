@@ -257,7 +257,7 @@ def board_json(board: Board) -> Json:
     return {
         "size": board.size,
         "box": [shape.box_height, shape.box_width],
-        "shape": f"{shape.box_height}x{shape.box_width}",
+        "shape": shape.spec,
         "symbols": board.symbols,
         "cells": board.cells.tolist(),
         "line": board.to_line(),
