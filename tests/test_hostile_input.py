@@ -329,7 +329,7 @@ def test_integers_spaced_out_with_a_blank_are_a_grid():
 def test_a_grid_of_another_size_under_shape_is_one_record():
     result = run(["count", "--shape", "2x3"], stdin="\n".join(_grid_rows(EASY)) + "\n")
     assert result.exit_code == 2 and result.stdout == "error\n"
-    assert "expected 6" in result.stderr
+    assert "6 rows; this is row 7 (of 9)" in result.stderr
 
 
 @pytest.mark.parametrize(

@@ -174,7 +174,7 @@ def block_shape(
     if len(rows) > shape.size:
         number, text = rows[shape.size]
         raise FormatError(
-            f"a {shape.name} board has {shape.size} rows; this is row {len(rows)}: {quote(text)}",
+            f"a {shape.name} board has {shape.size} rows; this is row {shape.size + 1} (of {len(rows)}): {quote(text)}",
             line=number,
             column=1,
         )
