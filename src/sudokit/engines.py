@@ -60,10 +60,14 @@ def _kernel(name: str) -> Any:
 
 
 def _notify(dispatcher: Any, what: str, takes: str = "a few seconds") -> None:
-    """Say on stderr, once, that a first run compiles ``what`` (a function compiled ahead of
-    time is no numba dispatcher, and compiles nothing)."""
+    """Say on stderr, once, that a first run compiles ``what`` (never one compiled ahead)."""
     if hasattr(dispatcher, "py_func"):
         _kernel("build.jit").notify_compile(dispatcher, what=what, takes=takes)
+
+
+def compiles_on_first_call(dispatcher: Any) -> bool:
+    """Whether calling a kernel now compiles it (never one compiled ahead of time)."""
+    return hasattr(dispatcher, "py_func") and bool(_kernel("build.jit").will_compile(dispatcher))
 
 
 class Search:

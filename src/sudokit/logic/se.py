@@ -166,12 +166,14 @@ class _Engine:
         self.scratch = kernels.core.new_hint()
         self.best = kernels.core.new_hint()
         self.nest: tuple | None = None  # the nested chains' kernel and arrays, when a puzzle needs them
+        self.deadline: float | None = None  # the caller's, on perf_counter's clock
         self.res = np.zeros(kernels.rate.RES, dtype=np.int64)
         self.rates = np.zeros(3, dtype=np.float64)
         self.log = np.zeros((0, 4), dtype=np.int64)
 
     def load(self, board: Board) -> None:
         self.k.core.load(self.g, np.ascontiguousarray(board.cells, dtype=np.int64))
+        self.deadline = None
         self.res[:] = 0
         self.rates[:] = 0.0
         self.ws[13][1:] = 0  # work counters; slot 0 (the visit stamp) only grows
@@ -203,6 +205,11 @@ class _Engine:
             res[rate.R_STATUS] = rate.RUNNING
 
     def _nested_step(self) -> int:
+        if self.nest is None and not _nested_ready(self.deadline):
+            return -2  # still compiling at the deadline: the budget ran out, as it would searching
+        return self._nested_call()
+
+    def _nested_call(self) -> int:
         if self.nest is None:
             counters = self.ws[13]  # shared: the inner searches' work counts against the budget
             kernel = engines.se_nested_kernel()
@@ -274,7 +281,7 @@ def rate_board(board: Board, limits: Limits | None = None) -> SEResult:
     engine.load(board)
     node_limit = None if limits is None else limits.node_limit
     time_limit = None if limits is None else limits.time_limit
-    deadline = None if time_limit is None else start + time_limit
+    deadline = engine.deadline = None if time_limit is None else start + time_limit
     rate = 0.0
     while True:
         units = None if node_limit is None else node_limit - engine.work
@@ -315,7 +322,7 @@ def explain_board(board: Board, limits: Limits | None = None) -> tuple[tuple[SES
     engine = _engine()
     engine.load(board)
     node_limit = None if limits is None else limits.node_limit
-    deadline = None if limits is None or limits.time_limit is None else start + limits.time_limit
+    deadline = engine.deadline = None if limits is None or limits.time_limit is None else start + limits.time_limit
     steps: list[SEStep] = []
     er = ep = ed = 0.0
     pearl = False
@@ -363,10 +370,50 @@ def explain_board(board: Board, limits: Limits | None = None) -> tuple[tuple[SES
 def warm_nested() -> None:
     """Compile (or load) the nested chains' kernel now, as ``sudokit warmup`` does: one search
     on an empty board, stopped by a budget of one potential."""
-    engine = _engine()
+    engine = _Engine()
     engine.load(Board(np.zeros(81, dtype=np.uint8)))
     engine.budget(1)
-    engine._nested_step()
+    engine._nested_call()
+
+
+#: the nested chains compile in minutes where no cache holds them: on a thread of their own,
+#: so that a rating with a time limit keeps it (and says "unknown") while they compile
+_nested_compiled = threading.Event()
+_nested_start = threading.Lock()
+_nested_failure: list[BaseException] = []
+_nested_thread: threading.Thread | None = None
+
+
+def _compile_nested() -> None:
+    try:
+        warm_nested()
+    except BaseException as error:  # noqa: BLE001 - handed to the caller, who raises it
+        _nested_failure.append(error)
+    finally:
+        _nested_compiled.set()
+
+
+def _nested_ready(deadline: float | None) -> bool:
+    """Whether the nested chains' kernel can be called now; where it must be compiled first,
+    compile it on a thread and wait for it up to ``deadline`` (None: as long as it takes)."""
+    global _nested_thread
+    if _nested_compiled.is_set():
+        if _nested_failure:
+            raise _nested_failure[0]
+        return True
+    with _nested_start:
+        if _nested_thread is None:
+            if not engines.compiles_on_first_call(engines.se_nested_kernel().nested_step):
+                _nested_compiled.set()
+                return True
+            _nested_thread = threading.Thread(target=_compile_nested, name="sudokit-nested-chains", daemon=True)
+            _nested_thread.start()
+    timeout = None if deadline is None else max(0.0, deadline - time.perf_counter())
+    if not _nested_compiled.wait(timeout):
+        return False
+    if _nested_failure:
+        raise _nested_failure[0]
+    return True
 
 
 def kernels() -> SimpleNamespace:
