@@ -359,3 +359,24 @@ def test_a_count_or_node_limit_past_the_counters_is_no_limit():
 def test_a_time_limit_that_is_not_a_number_of_seconds_is_a_usage_error(value):
     result = run(["solve", "--time-limit", value], stdin=EASY + "\n")
     assert result.exit_code == 2 and "time-limit" in result.output
+
+
+def test_a_lone_border_line_is_a_record_of_its_own():
+    border = "\u250c" + "\u2500" * 7 + "\u252c" + "\u2500" * 7 + "\u2510"
+    assert run(["count"], stdin=border + "\n").stdout == "error\n"
+    grid_text = "\n".join(_grid_rows(EASY))
+    result = run(["count"], stdin=f"{grid_text}\n\n{border}\n\n{grid_text}\n")
+    assert result.stdout.splitlines() == ["1", "error", "1"]
+
+
+def test_a_digit_that_is_not_ascii_is_an_error_not_a_crash():
+    result = run(["explain"], stdin="1 \t4 \t0 \t0\n0 \t0 \t3 \t\u00b2\n0 \t0 \t0 \t0\n")
+    assert result.exit_code == 2 and result.stdout.strip() == "error"
+
+
+def test_a_batch_count_stopped_by_its_budget_is_unknown_not_several(tmp_path):
+    open_board = "." * 27 + EASY[27:]  # over a million solutions
+    (tmp_path / "in.txt").write_text(open_board + "\n")
+    result = run(["batch", str(tmp_path / "in.txt"), "--limit", "100000000", "--node-limit", "20000", "--workers", "1"])
+    record = json.loads(result.stdout.splitlines()[0])
+    assert record["status"] == "unknown" and record["count"] >= 2

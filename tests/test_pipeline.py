@@ -558,7 +558,9 @@ def test_batch_time_limit_option(tmp_path):
     (tmp_path / "in.txt").write_text(f"{_full(6)}\n{'.' * 36}\n")
     result = run(["batch", str(tmp_path / "in.txt"), "--limit", "100000000", "--time-limit", "0.05", "--workers", "1"])
     rows = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [row["status"] for row in rows] == ["solved", "several"]
-    assert rows[1]["count"] < 10**8 and result.exit_code == ExitCode.OK  # counting: any count answers
+    # a count the budget stopped short of its limit is a lower bound, said as unknown (as
+    # sudokit count says "at least"), not a count that looks exact
+    assert [row["status"] for row in rows] == ["solved", "unknown"]
+    assert 2 <= rows[1]["count"] < 10**8 and result.exit_code == ExitCode.UNKNOWN
     summary = solve_file(tmp_path / "in.txt", tmp_path / "out.ndjson", workers=1, limit=2, time_limit=1.0)
     assert summary.counts["solved"] == 1 and summary.counts["several"] == 1

@@ -48,22 +48,28 @@ SOLVED, NO_SOLUTION, SEVERAL, UNKNOWN, ERROR = range(len(STATUSES))
 _BY_CODE = tuple(SolveStatus)
 
 
-def status_of(count: int, exhausted: bool, limit: int) -> SolveStatus:
+def status_of(count: int, exhausted: bool, limit: int, counting: bool = False) -> SolveStatus:
     """The status of one search that found ``count`` solutions when asked for ``limit``:
     several beats everything; one solution answers a search for one, and a search for more
     once the space is exhausted (else a budget stopped the proof); none answers only when the
-    space is exhausted."""
+    space is exhausted. ``counting``: the answer is the count itself, so a count that a
+    budget stopped short of ``limit`` is unknown (a lower bound), not several."""
     if count >= 2:
+        if counting and limit > 2 and not exhausted and count < limit:
+            return SolveStatus.UNKNOWN
         return SolveStatus.SEVERAL
     if count == 1:
         return SolveStatus.SOLVED if (limit == 1 or exhausted) else SolveStatus.UNKNOWN
     return SolveStatus.NO_SOLUTION if exhausted else SolveStatus.UNKNOWN
 
 
-def status_codes(counts: np.ndarray, exhausted: np.ndarray, limit: int) -> np.ndarray:
+def status_codes(counts: np.ndarray, exhausted: np.ndarray, limit: int, counting: bool = False) -> np.ndarray:
     """:func:`status_of` for whole arrays of searches, as int8 codes into :data:`STATUSES`."""
     out = np.full(len(counts), UNKNOWN, dtype=np.int8)
-    out[counts >= 2] = SEVERAL
+    several = counts >= 2
+    if counting and limit > 2:
+        several &= exhausted | (counts >= limit)
+    out[several] = SEVERAL
     out[(counts == 1) & (exhausted | (limit == 1))] = SOLVED
     out[(counts == 0) & exhausted] = NO_SOLUTION
     return out

@@ -382,8 +382,9 @@ def reading_options(draw, family: str, cases: Sequence[Case]) -> tuple[str, ...]
         sizes = {p.size for p in known}
         boxes = {p.box for p in known}
         if len(sizes) == 1 and len(boxes) == 1 and None not in boxes and len(known) == len(cases) and draw(st.booleans()):
-            height, width = next(iter(boxes))
-            options += ["--shape", draw(st.sampled_from([f"{height}x{width}", str(height * width)]))]
+            height, width = next(iter(boxes))  # a box ('2x3'), or a board with its usual boxes ('9x9', '9')
+            spelled = f"{height}x{width}" if height != width else f"{height * width}x{height * width}"
+            options += ["--shape", draw(st.sampled_from([spelled, str(height * width)]))]
         alphabets = {p.symbols for p in known}
         if len(alphabets) == 1 and len(known) == len(cases) and family not in ("ints", "layout") and draw(st.booleans()):
             options += ["--symbols", next(iter(alphabets))]

@@ -18,7 +18,6 @@ from click.testing import CliRunner
 import sudokit
 from sudokit import engines
 from sudokit.canon import canonical
-from sudokit.logic import se
 from sudokit.cli import cli
 from sudokit.web import api, create_app
 
@@ -55,7 +54,6 @@ def _warm_up(what: str) -> None:
     sudokit.rate(sudokit.Board.parse(write(big, "line", {})))  # the 16x16 rating loops
     canonical(sudokit.generate(1, seed=2)[0])
     api.warm_up()
-    se.warm_nested()  # a hard puzzle's rating reaches the nested chains (minutes to compile)
     for puzzle in CATALOGUE["variants"][::4] + CATALOGUE["layouts"][:1]:  # the variant kernels
         sudokit.count(sudokit.Board.parse(write(puzzle, "json", {})), 2, node_limit=20_000)
     sukaku = write(CATALOGUE["unique9"][0].with_marks([range(1, 10)] * 81), "sukaku", {})

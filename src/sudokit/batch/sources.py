@@ -310,7 +310,11 @@ class CsvSource(Source):
         else:
             self.names = [str(k) for k in range(len(first))]
             sample.insert(0, first)
-        self.column = _pick_column(self.names, sample, options, path)
+        try:
+            self.column = _pick_column(self.names, sample, options, path)
+        except BatchError:
+            self.handle.close()  # refused: nobody else will close it
+            raise
         self.description = f"{os.path.basename(path)}, column {self.names[self.column]!r}"
 
     def identity(self) -> dict[str, Any]:

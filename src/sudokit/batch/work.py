@@ -176,7 +176,7 @@ def _solve_variant(k: int, record: Record, options: BatchOptions, columns: dict[
         code = search.run(Limits(options.limit, options.time_limit, options.node_limit))
         found, exhausted, guesses = search.count, code == P.DONE, search.guesses
         solution = search.solution().to_line() if found else None
-    columns["status"][k] = STATUSES.index(status_of(found, exhausted, options.limit).value)
+    columns["status"][k] = STATUSES.index(status_of(found, exhausted, options.limit, counting=True).value)
     columns["count"][k] = found
     columns["guesses"][k] = guesses
     columns["solution"][k] = solution
@@ -205,7 +205,7 @@ def _solve_groups(
             values, options.limit, shape=shape, node_limit=options.node_limit, time_limit=options.time_limit
         )
         found = result.counts
-        status[positions] = status_codes(found, result.exhausted, options.limit)
+        status[positions] = status_codes(found, result.exhausted, options.limit, counting=True)
         counts[positions] = found
         guesses[positions] = result.guesses
         solved = np.flatnonzero(found >= 1)

@@ -31,7 +31,7 @@ def tokens(text: str) -> list[tuple[str, int]]:
 def looks_like_ints(text: str) -> bool:
     """A line of at least four fields that are all integers."""
     fields = tokens(text)
-    return len(fields) >= 4 and all(field.isdigit() for field, _ in fields)
+    return len(fields) >= 4 and all(field.isascii() and field.isdigit() for field, _ in fields)
 
 
 def parse(text: str, shape: Shape | None = None, *, line: int = 1) -> BoardData:
@@ -58,7 +58,7 @@ def parse_rows(rows: Sequence[NumberedLine], shape: Shape | None, *, end_line: i
                 column=column,
             )
         for col, (field, column) in enumerate(fields):
-            if not field.isdigit():
+            if not (field.isascii() and field.isdigit()):
                 raise FormatError(
                     f"expected an integer 0-{size}, found {quote(field)}", line=number, column=column
                 )

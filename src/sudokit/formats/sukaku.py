@@ -67,7 +67,11 @@ def parse(text: str, shape: Shape | None = None, symbols: str | None = None, *, 
     if size is None:
         root = round(len(items) ** (1 / 3))
         expected = f"{shape.size ** 3} for a {shape.name} board" if shape else "n**3: 64, 216, 512, 729, ..."
-        why = f" ({root}**3, but {root} has no box shape)" if root**3 == len(items) else ""
+        why = ""
+        if root**3 == len(items) and shape is not None:
+            why = f" (a {root}x{root} board's; --shape says {shape.name})"
+        elif root**3 == len(items):
+            why = f" ({root}**3, but {root} has no box shape)"
         _, at_line, column = items[0]
         raise FormatError(
             f"a Sukaku line of {len(items)} characters{why}: expected {expected}, each cell's candidates",
