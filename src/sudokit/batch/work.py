@@ -257,7 +257,7 @@ def _ratings(size: int, fast: np.ndarray, fast_values: np.ndarray, groups: _Grou
     for (shape, _), members in groups.items():
         batches.append((np.array([k for k, _ in members]), np.stack([cells for _, cells in members]), shape))
     for positions, values, shape in batches:
-        ratings = logic.rate_batch(values, shape=shape, workers=1, time_limit=options.time_limit, node_limit=options.node_limit)
+        ratings = logic.rate_batch(values, shape=shape, workers=1, scale="all", time_limit=options.time_limit, node_limit=options.node_limit)
         for k, rating in zip(positions.tolist(), ratings):
             if rating.level is not None:
                 levels[k] = rating.level.value

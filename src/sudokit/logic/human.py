@@ -247,18 +247,19 @@ def rate(
     puzzle: Any,
     *,
     shape: Shape | None = None,
-    scale: str = "all",
+    scale: str = "hodoku",
     time_limit: float | None = None,
     node_limit: int | None = None,
 ) -> Rating:
-    """How hard a puzzle is, on HoDoKu's scale and (9x9) Sudoku Explainer's (see
-    :class:`Rating`). ``scale``: ``"all"``, ``"hodoku"`` or ``"se"``. ``time_limit`` (seconds)
+    """How hard a puzzle is, on HoDoKu's scale (by default, as ``sudokit rate``) or (9x9)
+    Sudoku Explainer's (see :class:`Rating`). ``scale``: ``"hodoku"``, ``"se"`` or ``"all"``
+    (both). ``time_limit`` (seconds)
     and ``node_limit`` (potentials its chains may process) bound SE's rating, whose hardest
     puzzles take minutes; a budget that runs out makes ``se_status`` unknown. With
     ``scale="all"`` and no budget, SE gets ``SE_DEFAULT_WORK`` (a few seconds); with
     ``scale="se"`` it gets what it needs.
 
-    >>> rating = rate(".2738..1..1...6735.......293.5692.8...........6.1745.364.......9518...7..8..6534.")
+    >>> rating = rate(".2738..1..1...6735.......293.5692.8...........6.1745.364.......9518...7..8..6534.", scale="all")
     >>> rating.level.value, rating.score, rating.se
     ('easy', 180, '1.2/1.2/1.2')
     """
@@ -302,7 +303,7 @@ def rate_batch(
     shape: Shape | None = None,
     workers: int | None = None,
     chunk_size: int = 256,
-    scale: str = "all",
+    scale: str = "hodoku",
     time_limit: float | None = None,
     node_limit: int | None = None,
 ) -> list[Rating]:

@@ -201,7 +201,7 @@ def rate(body: Json, settings: Settings) -> Task:
             conflicts = [conflict_json(c) for c in unique.conflicts]
             return {"status": unique.status.value, "level": None, "score": None, "conflicts": conflicts, "budget": budget.json()}
         # SE's ratings of the hardest puzzles take long: the request's time budget bounds them
-        return {**rating_json(logic.rate(board, time_limit=budget.time_limit)), "budget": budget.json()}
+        return {**rating_json(logic.rate(board, scale="all", time_limit=budget.time_limit)), "budget": budget.json()}
 
     return Task(work, budget)
 
@@ -371,7 +371,7 @@ def warm_up() -> None:
         logic.hint(Board(cells, shape))
     logic.explain(Board(cells, shape))  # explain rates too: the rating loop is a kernel of its own
     puzzle = make_puzzles(1, shape="9x9", seed=1)[0]
-    logic.rate(puzzle)  # HoDoKu's scale and Sudoku Explainer's
+    logic.rate(puzzle, scale="all")  # HoDoKu's scale and Sudoku Explainer's
     canonical_form(puzzle)
 
 
