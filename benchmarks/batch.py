@@ -51,7 +51,7 @@ EASY = ("kaggle_bryanpark_sample", "norvig_sudoku10k", "royle_17clue")
 DRIVER = r"""
 import json, resource, sys, time
 import sudokit
-from sudokit.pipeline import solve_file
+from sudokit.batch import solve_file
 def cpu(who):
     usage = resource.getrusage(who)
     return usage.ru_utime + usage.ru_stime

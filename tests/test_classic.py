@@ -22,7 +22,7 @@ from sudokit.kernels.search import classic
 from sudokit.kernels.search import protocol as P
 
 DATA = Path(__file__).parent / "data"
-from sudokit import engines as solve_module
+from sudokit import engines
 
 
 def _entries() -> list[tuple[str, int, str]]:
@@ -103,26 +103,26 @@ def is_solution(solution, puzzle: str) -> bool:
 @pytest.fixture
 def general_kernel(monkeypatch):
     """Route 9x9 boards to the general kernel for the duration of a test."""
-    monkeypatch.setattr(solve_module, "USE_SHAPE_KERNELS", False)
+    monkeypatch.setattr(engines, "USE_SHAPE_KERNELS", False)
 
 
 def _count(puzzle: str, limit: int, general: bool = False) -> sudokit.SolveResult:
-    saved = solve_module.USE_SHAPE_KERNELS
-    solve_module.USE_SHAPE_KERNELS = not general
+    saved = engines.USE_SHAPE_KERNELS
+    engines.USE_SHAPE_KERNELS = not general
     try:
         return sudokit.count(puzzle, limit=limit)
     finally:
-        solve_module.USE_SHAPE_KERNELS = saved
+        engines.USE_SHAPE_KERNELS = saved
 
 
 # -- agreement ------------------------------------------------------------------------------
 
 
 def test_classic_kernel_is_chosen_for_9x9_only():
-    assert isinstance(solve_module.search_for(sudokit.Board.empty(9)), solve_module.ClassicSearch)
-    assert isinstance(solve_module.search_for(sudokit.Board.empty(16)), solve_module.HexaSearch)
+    assert isinstance(engines.search_for(sudokit.Board.empty(9)), engines.ClassicSearch)
+    assert isinstance(engines.search_for(sudokit.Board.empty(16)), engines.HexaSearch)
     assert isinstance(
-        solve_module.search_for(sudokit.Board.empty(sudokit.Shape(1, 9))), solve_module.GeneralSearch
+        engines.search_for(sudokit.Board.empty(sudokit.Shape(1, 9))), engines.GeneralSearch
     )
 
 
@@ -178,12 +178,12 @@ def test_solutions_are_distinct_and_complete():
 
 
 def _general_solutions(puzzle):
-    saved = solve_module.USE_SHAPE_KERNELS
-    solve_module.USE_SHAPE_KERNELS = False
+    saved = engines.USE_SHAPE_KERNELS
+    engines.USE_SHAPE_KERNELS = False
     try:
         return list(sudokit.solutions(puzzle))
     finally:
-        solve_module.USE_SHAPE_KERNELS = saved
+        engines.USE_SHAPE_KERNELS = saved
 
 
 def test_no_solution_and_empty_board():
@@ -200,7 +200,7 @@ def test_no_solution_and_empty_board():
 
 
 def _resumed(puzzle: str, limit: int, budget: int) -> tuple[int, int, int, np.ndarray]:
-    search = solve_module.ClassicSearch(sudokit.Board.from_line(puzzle))
+    search = engines.ClassicSearch(sudokit.Board.from_line(puzzle))
     calls = 0
     while True:
         code = search.step(limit, budget, 1)

@@ -1,4 +1,4 @@
-"""The Dask path (:mod:`sudokit.distributed`): the same chunks on a cluster write the same bytes
+"""The Dask path (:mod:`sudokit.batch.cluster`): the same chunks on a cluster write the same bytes
 as a local run. Skipped when dask.distributed is not installed."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ import pytest
 from click.testing import CliRunner
 from test_pipeline import Crash, big_input, write_mixed
 
-from sudokit import distributed, pipeline
+from sudokit.batch import cluster as dask_batch
+from sudokit.batch import output as sinks
 from sudokit.cli import cli
-from sudokit.pipeline import solve_file
+from sudokit.batch import solve_file
 
 dask_distributed = pytest.importorskip("dask.distributed")
 
@@ -29,14 +30,14 @@ def client():
 def test_same_bytes_as_the_local_run(client, tmp_path, suffix):
     source = big_input(tmp_path / "in.txt", copies=2)
     solve_file(source, tmp_path / f"local{suffix}", workers=1, limit=2, chunk_size=41)
-    summary = distributed.solve_file(client, source, tmp_path / f"dask{suffix}", limit=2, chunk_size=41)
+    summary = dask_batch.solve_file(client, source, tmp_path / f"dask{suffix}", limit=2, chunk_size=41)
     assert (tmp_path / f"dask{suffix}").read_bytes() == (tmp_path / f"local{suffix}").read_bytes()
     assert summary.counts["error"] == 5 and summary.records == 201 * 2 + 25
 
 
 def test_mixed_records_and_iteration(client, tmp_path):
     statuses = write_mixed(tmp_path / "in.txt")
-    results = list(distributed.iter_results(client, tmp_path / "in.txt", limit=2, chunk_size=3))
+    results = list(dask_batch.iter_results(client, tmp_path / "in.txt", limit=2, chunk_size=3))
     assert [r.status for r in results] == statuses
     assert [r.index for r in results] == list(range(len(statuses)))
 
@@ -47,7 +48,7 @@ def test_resume_on_the_cluster_after_a_local_crash(client, tmp_path, monkeypatch
     solve_file(source, reference, workers=1, chunk_size=30)
     output = tmp_path / "out.ndjson"
     saves = {"n": 0}
-    original = pipeline.Journal.save
+    original = sinks.Journal.save
 
     def crash_after_a_few(self, state):
         saves["n"] += 1
@@ -55,11 +56,11 @@ def test_resume_on_the_cluster_after_a_local_crash(client, tmp_path, monkeypatch
             raise Crash
         original(self, state)
 
-    monkeypatch.setattr(pipeline.Journal, "save", crash_after_a_few)
+    monkeypatch.setattr(sinks.Journal, "save", crash_after_a_few)
     with pytest.raises(Crash):
         solve_file(source, output, workers=1, chunk_size=30)
     monkeypatch.undo()
-    summary = distributed.solve_file(client, source, output, chunk_size=30, resume=True)
+    summary = dask_batch.solve_file(client, source, output, chunk_size=30, resume=True)
     assert summary.resumed_at > 0
     assert output.read_bytes() == reference.read_bytes()
 
@@ -76,4 +77,4 @@ def test_command_line_dask_option(client, tmp_path):
 
 def test_the_cluster_decides_the_workers(client, tmp_path):
     with pytest.raises(TypeError, match="cluster decides"):
-        distributed.solve_file(client, tmp_path / "in.txt", workers=2)
+        dask_batch.solve_file(client, tmp_path / "in.txt", workers=2)

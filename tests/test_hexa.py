@@ -18,7 +18,7 @@ import pytest
 from conftest import ENTRIES, sample_lines
 
 import sudokit
-from sudokit import engines as solve_module
+from sudokit import engines
 from sudokit.kernels.search import general
 from sudokit.kernels.search import hexa
 from sudokit.kernels.search import protocol as P
@@ -31,12 +31,12 @@ ALPHABET = "ABCDEFGHIJKLMNOP"
 
 def _general(function, *args, **kwargs):
     """``function`` with 16x16 boards sent to the general kernel."""
-    saved = solve_module.USE_SHAPE_KERNELS
-    solve_module.USE_SHAPE_KERNELS = False
+    saved = engines.USE_SHAPE_KERNELS
+    engines.USE_SHAPE_KERNELS = False
     try:
         return function(*args, **kwargs)
     finally:
-        solve_module.USE_SHAPE_KERNELS = saved
+        engines.USE_SHAPE_KERNELS = saved
 
 
 def _same_tree(puzzle: str, limit: int) -> None:
@@ -44,9 +44,9 @@ def _same_tree(puzzle: str, limit: int) -> None:
     with singles alone and with locked candidates."""
     board = sudokit.Board.from_line(puzzle)
     for rules, general_rules in ((0, 0), (hexa.LOCKED, general.LOCKED)):
-        fast = solve_module.HexaSearch(board, hexa.CELL, rules)
+        fast = engines.HexaSearch(board, hexa.CELL, rules)
         options = general.options_for(board.shape, general_rules, general.CELL)
-        slow = solve_module.GeneralSearch(board, options, engine="dfs")
+        slow = engines.GeneralSearch(board, options, engine="dfs")
         codes = fast.run(Limits(limit)), slow.run(Limits(limit))
         assert codes[0] == codes[1]
         assert (fast.count, fast.nodes, fast.guesses) == (slow.count, slow.nodes, slow.guesses), (puzzle, rules)
@@ -73,9 +73,9 @@ SEVERAL = _several()
 
 
 def test_hexa_kernel_is_chosen_for_4x4_boxes_only():
-    assert isinstance(solve_module.search_for(sudokit.Board.empty(16)), solve_module.HexaSearch)
+    assert isinstance(engines.search_for(sudokit.Board.empty(16)), engines.HexaSearch)
     for shape in (sudokit.Shape(2, 8), sudokit.Shape(8, 2), sudokit.Shape(3, 4), sudokit.Shape(5, 5)):
-        assert isinstance(solve_module.search_for(sudokit.Board.empty(shape)), solve_module.GeneralSearch)
+        assert isinstance(engines.search_for(sudokit.Board.empty(shape)), engines.GeneralSearch)
 
 
 @pytest.mark.parametrize("limit", [1, 2])
@@ -160,7 +160,7 @@ def test_empty_board_and_limits():
 def test_node_budget_and_resumption():
     puzzle = SEVERAL[-1]
     whole = sudokit.count(puzzle, limit=200)
-    search = solve_module.HexaSearch(sudokit.Board.from_line(puzzle))
+    search = engines.HexaSearch(sudokit.Board.from_line(puzzle))
     codes = []
     while True:
         code = search.step(200, 3, 1)
@@ -176,7 +176,7 @@ def test_node_budget_and_resumption():
 
 def test_stack_grows_when_a_search_goes_deep():
     puzzle = "." * 256
-    search = solve_module.HexaSearch(sudokit.Board.from_line(puzzle))
+    search = engines.HexaSearch(sudokit.Board.from_line(puzzle))
     search.stack = search.stack[: hexa.SLOTS].copy()  # one level: every branch must grow it
     search.branch_cell = search.branch_cell[:1].copy()
     search.branch_rest = search.branch_rest[:1].copy()

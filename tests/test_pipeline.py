@@ -18,11 +18,11 @@ from click.testing import CliRunner
 from conftest import ENTRIES, sample_lines
 
 import sudokit
-from sudokit import pipeline
-from sudokit.batch import executors, sources, work
+from sudokit import results
+from sudokit.batch import chunks, executors, sources, work
 from sudokit.batch import output as sinks
 from sudokit.cli import cli
-from sudokit.pipeline import BatchError, iter_results, solve_column, solve_file
+from sudokit.batch import BatchError, iter_results, solve_column, solve_file
 from sudokit.results import ExitCode
 
 SEED_000 = ".2738..1..1...6735.......293.5692.8...........6.1745.364.......9518...7..8..6534."
@@ -111,7 +111,7 @@ def test_results_agree_with_the_single_board_api(tmp_path):
 def test_the_fast_reader_reads_zeros_as_the_parser_does(tmp_path):
     """On a 9x9 board '0' is a blank even beside '.' blanks, in both readers."""
     odd = "1234567.0" + "." * 72
-    columns = work._solve_texts([odd.encode() + b"\n", SEED_000.encode() + b"\n"], [1, 2], pipeline.BatchOptions())
+    columns = work._solve_texts([odd.encode() + b"\n", SEED_000.encode() + b"\n"], [1, 2], chunks.BatchOptions())
     expected = sudokit.solve(odd).board.to_line()
     assert columns["solution"][0] == expected and expected[:7] == "1234567"
     assert columns["plain"].tolist() == [True, True]
@@ -176,7 +176,7 @@ def test_kaggle_csv_picks_the_quizzes_column(tmp_path):
     assert result.exit_code == 0, result.stderr
     with open(tmp_path / "out.csv", newline="") as handle:
         out = list(csv.DictReader(handle))
-    assert list(out[0]) == list(pipeline.COLUMNS)
+    assert list(out[0]) == list(chunks.COLUMNS)
     assert [r["puzzle"] for r in out] == [quiz for quiz, _ in rows]
     assert [r["solution"] for r in out] == [solution for _, solution in rows]
     assert {r["status"] for r in out} == {"solved"} and {r["count"] for r in out} == {"1"}
@@ -219,7 +219,7 @@ def test_parquet_in_and_out(tmp_path):
     result = run(["batch", str(tmp_path / "in.parquet"), "-o", str(tmp_path / "out.parquet"), "--workers", "1", "--chunk-size", "3"])
     assert result.exit_code == 0, result.stderr
     out = pq.read_table(tmp_path / "out.parquet")
-    assert out.column_names == list(pipeline.COLUMNS)
+    assert out.column_names == list(chunks.COLUMNS)
     assert out.column("solution").to_pylist() == [s for _, s in rows]
     assert out.column("index").to_pylist() == list(range(len(rows)))
     assert not (tmp_path / "out.parquet.partial").exists()
@@ -271,10 +271,10 @@ def big_input(path: Path, copies: int = 8) -> Path:
 
 
 EXECUTORS = {
-    "processes": lambda: pipeline.PoolExecutor(2, "processes"),
-    "threads": lambda: pipeline.PoolExecutor(2, "threads"),
+    "processes": lambda: executors.PoolExecutor(2, "processes"),
+    "threads": lambda: executors.PoolExecutor(2, "threads"),
     # the first chunk in this process, the rest in worker processes
-    "warming": lambda: pipeline.WarmingPool(2, "processes", start_after=1e-9),
+    "warming": lambda: executors.WarmingPool(2, "processes", start_after=1e-9),
 }
 
 
@@ -293,9 +293,9 @@ def test_order_is_kept_with_several_workers(tmp_path, kind):
 
 
 def test_warming_pool_solves_here_until_the_workers_are_up():
-    options = pipeline.BatchOptions()
-    chunk = pipeline.Chunk(0, 0, [SEED_000], [1])
-    pool = pipeline.WarmingPool(2, "processes", start_after=0.0)
+    options = chunks.BatchOptions()
+    chunk = chunks.Chunk(0, 0, [SEED_000], [1])
+    pool = executors.WarmingPool(2, "processes", start_after=0.0)
     try:
         first = pool.submit(chunk, options, "ndjson")  # starts the workers, solves here meanwhile
         assert isinstance(first, executors._Done) and pool.pool is not None
@@ -315,20 +315,20 @@ def test_workers_option(tmp_path, how, monkeypatch):
     two = run(["batch", str(source), "--chunk-size", "37", *how])
     assert one.exit_code == two.exit_code == ExitCode.BAD_INPUT
     assert one.stdout == two.stdout
-    monkeypatch.setenv(pipeline.WORKERS_ENV, "2")
+    monkeypatch.setenv(chunks.WORKERS_ENV, "2")
     assert run(["batch", str(source), "--chunk-size", "37"]).stdout == one.stdout
 
 
 def test_workers_fall_back_to_the_environment(monkeypatch):
-    monkeypatch.setenv(pipeline.WORKERS_ENV, "3")
-    assert pipeline.default_workers() == 3
-    monkeypatch.setenv(pipeline.WORKERS_ENV, "many")
+    monkeypatch.setenv(chunks.WORKERS_ENV, "3")
+    assert executors.default_workers() == 3
+    monkeypatch.setenv(chunks.WORKERS_ENV, "many")
     with pytest.raises(BatchError, match="whole number"):
-        pipeline.default_workers()
-    monkeypatch.delenv(pipeline.WORKERS_ENV)
-    assert pipeline.default_workers() >= 1
-    assert isinstance(pipeline.make_executor(1), pipeline.InlineExecutor)
-    assert isinstance(pipeline.make_executor(2), pipeline.WarmingPool)  # nothing started yet
+        executors.default_workers()
+    monkeypatch.delenv(chunks.WORKERS_ENV)
+    assert executors.default_workers() >= 1
+    assert isinstance(executors.make_executor(1), executors.InlineExecutor)
+    assert isinstance(executors.make_executor(2), executors.WarmingPool)  # nothing started yet
 
 
 # -- resuming ------------------------------------------------------------------------------------
@@ -368,7 +368,7 @@ def test_resume_after_a_crash_at_each_step_of_a_commit(tmp_path, monkeypatch, wh
         monkeypatch.setattr(target, name, wrapper)
 
     if where == "in-journal":
-        crash_at(pipeline.Journal, "save")
+        crash_at(sinks.Journal, "save")
     else:
         crash_at(sinks.FileSink, "write" if where == "after-write" else "sync")
     with pytest.raises(Crash):
@@ -386,7 +386,7 @@ def test_resume_csv_output_writes_the_header_once(tmp_path, monkeypatch, saves):
     source = big_input(tmp_path / "in.txt", copies=1)
     solve_file(source, tmp_path / "reference.csv", workers=1, chunk_size=40)
     output = tmp_path / "out.csv"
-    original, calls = pipeline.Journal.save, {"n": 0}
+    original, calls = sinks.Journal.save, {"n": 0}
 
     def save(self, state):
         if calls["n"] == saves:
@@ -394,7 +394,7 @@ def test_resume_csv_output_writes_the_header_once(tmp_path, monkeypatch, saves):
         calls["n"] += 1
         original(self, state)
 
-    monkeypatch.setattr(pipeline.Journal, "save", save)
+    monkeypatch.setattr(sinks.Journal, "save", save)
     with pytest.raises(Crash):
         solve_file(source, output, workers=1, chunk_size=40)
     monkeypatch.undo()
@@ -419,10 +419,10 @@ def test_resume_checks_what_it_resumes(tmp_path):
         solve_file(source, output, workers=1, resume=True)
     assert output.read_bytes() == reference
     # an interrupted run resumed with other options is refused
-    journal = pipeline.Journal(str(output))
+    journal = sinks.Journal(str(output))
     state = {"sudokit_batch": 1, "records": 0, "offset": 0, "line": 0, "output_bytes": 0,
-             "counts": dict.fromkeys(pipeline.STATUSES, 0),
-             "fingerprint": {"options": pipeline.BatchOptions(limit=2).fingerprint(), "input": sources._file_identity(str(source)), "output_format": "ndjson"}}
+             "counts": dict.fromkeys(results.STATUSES, 0),
+             "fingerprint": {"options": chunks.BatchOptions(limit=2).fingerprint(), "input": sources._file_identity(str(source)), "output_format": "ndjson"}}
     journal.save(state)
     with pytest.raises(BatchError, match="limit: 2 then, 1 now"):
         solve_file(source, output, workers=1, resume=True)
@@ -564,3 +564,17 @@ def test_batch_time_limit_option(tmp_path):
     assert 2 <= rows[1]["count"] < 10**8 and result.exit_code == ExitCode.UNKNOWN
     summary = solve_file(tmp_path / "in.txt", tmp_path / "out.ndjson", workers=1, limit=2, time_limit=1.0)
     assert summary.counts["solved"] == 1 and summary.counts["several"] == 1
+
+
+def test_the_first_names_of_the_batch_package_still_import():
+    """The README promises ``sudokit.pipeline`` and ``sudokit.distributed``: the same objects
+    as ``sudokit.batch`` (the tests use the new names)."""
+    from sudokit import batch, pipeline
+    from sudokit.batch import chunks
+
+    assert pipeline.solve_file is batch.solve_file and pipeline.BatchOptions is chunks.BatchOptions
+    pytest.importorskip("dask.distributed")
+    from sudokit import distributed
+    from sudokit.batch import cluster
+
+    assert distributed.solve_file is cluster.solve_file
