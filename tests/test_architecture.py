@@ -25,8 +25,10 @@ FLOORS: list[tuple[str, ...]] = [
     ("sudokit.board",),  # the value type, and streams of boards
     ("sudokit.results",),  # statuses, limits, results, exit codes
     ("sudokit.engines",),  # the one place that picks a kernel
-    ("sudokit.solver", "sudokit.optimize", "sudokit.batch", "sudokit.logic", "sudokit.leetcode", "sudokit.render", "sudokit.canon",
+    ("sudokit.arrays",),  # solve_batch: many boards of one shape in one kernel call
+    ("sudokit.solver", "sudokit.optimize", "sudokit.logic", "sudokit.leetcode", "sudokit.render", "sudokit.canon",
      "sudokit.setters", "sudokit.printing"),
+    ("sudokit.batch",),  # files and columns of records, over the solver, the logic and the arrays
     ("sudokit.generator", "sudokit.making"),  # new puzzles: carving over the solver, levels from the logic; at scale
     ("sudokit.cli", "sudokit.web", "sudokit.pipeline", "sudokit.distributed", "sudokit.__main__", "sudokit"),
 ]

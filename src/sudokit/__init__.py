@@ -13,7 +13,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what type checkers and the reference see; at run time each name loads on first use
-    from .batch import iter_results, solve_batch, solve_column, solve_file
+    from .arrays import solve_batch
+    from .batch import iter_results, solve_column, solve_file
     from .board import Board, BoardStatus, Conflict, Record, as_board, read, read_text
     from .canon import canonical, equivalent, shuffle
     from .errors import FormatError
@@ -85,7 +86,7 @@ _HOME = {
     "shuffle": "canon",
     "solutions": "solver",
     "solve": "solver",
-    "solve_batch": "batch",
+    "solve_batch": "arrays",
     "solve_column": "batch",
     "solve_file": "batch",
 }

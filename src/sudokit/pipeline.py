@@ -3,7 +3,7 @@
 Code written against it keeps working; new code imports from :mod:`sudokit.batch`.
 """
 
-from .batch.arrays import solve_batch
+from .arrays import solve_batch
 from .batch.chunks import (
     COLUMNS,
     DEFAULT_CHUNK_SIZE,

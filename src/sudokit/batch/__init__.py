@@ -48,7 +48,7 @@ the NULs dropped) was measured no faster than f-strings (about 1 usec a record e
 """
 
 from ..results import BatchResult
-from .arrays import solve_batch
+from ..arrays import solve_batch
 from .chunks import BatchError, BatchOptions, BatchSummary, RecordResult
 from .run import iter_results, solve_column, solve_file
 

@@ -14,7 +14,7 @@ from typing import Any, Iterable, Iterator
 import numpy as np
 
 from .. import engines
-from .arrays import solve_batch
+from ..arrays import solve_batch
 from .chunks import WORKERS_ENV, BatchError, BatchOptions, Chunk, ChunkResult
 from .work import solve_chunk
 

@@ -17,7 +17,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from .. import engines, solver
-from ..batch.arrays import solve_batch
+from ..arrays import solve_batch
 from ..kernels.hodoku import ids as technique_ids
 from ..board import Board, as_board
 from ..results import Limits, SolveStatus, limits as checked_limits

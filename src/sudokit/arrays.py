@@ -22,12 +22,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import engines
-from ..board import Board
-from ..kernels.search import protocol as P
-from ..formats import NOT_A_SYMBOL, value_table
-from ..results import BatchResult, Limits
-from ..shape import Shape
+from . import engines
+from .board import Board
+from .kernels.search import protocol as P
+from .formats import NOT_A_SYMBOL, value_table
+from .results import BatchResult, Limits
+from .shape import Shape
 
 #: characters of the 9x9 one-line form that the fast path reads (as ``Board.from_line`` does)
 _DIGITS = value_table("123456789")
