@@ -3,7 +3,8 @@ Playwright, against ``sudokit serve``'s app on a free port of the loopback.
 
 Most tests run twice, on a desktop (1280x900) and on a phone (390x844, touch); each numbered
 defect of issue 30 has its own test (``test_defect_N_...``). Accessibility is checked by
-axe-core (``axe-playwright-python``, which bundles it) in three states of the page.
+axe-core (``axe-playwright-python``, which bundles it) in three states of the page and in
+setter mode.
 
 On a developer's machine without Chromium or Playwright these tests skip, saying which is
 missing; in CI (``CI=true``) that is a failure, since ``.ci/run`` installs both. Screenshots
@@ -14,6 +15,7 @@ are copies of ``test_screenshots``' two.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shutil
@@ -782,6 +784,122 @@ def test_a_slow_level_says_so_before_it_starts(page):
     expect(page.locator("#level-note")).to_be_hidden()
 
 
+# -- setter mode ------------------------------------------------------------------------------
+
+
+def setter_idle(page) -> None:
+    """Wait for setter mode's answer about the givens as they stand."""
+    expect(page.locator("body")).to_have_attribute("data-setter", "done")
+
+
+def setter_on(page) -> None:
+    """Turn setter mode on and wait for its first answer."""
+    press(page, "#setter")
+    expect(page.locator("#setter")).to_have_attribute("aria-pressed", "true")
+    setter_idle(page)
+
+
+def marked(page, kind: str) -> list[int]:
+    """The cells setter mode marks as `kind` (core, add, differ, spare)."""
+    return sorted(page.eval_on_selector_all(f"#board rect.bg.set-{kind}", "rs => rs.map(r => Number(r.parentNode.dataset.cell))"))
+
+
+def test_setter_mode_marks_givens_that_clash(page):
+    open_page(page)
+    setter_on(page)
+    pick(page, 0)
+    for symbol in "123456":
+        page.keyboard.press(symbol)
+        page.keyboard.press("ArrowRight")
+    pick(page, 17)
+    page.keyboard.press("9")  # 9 has no place left in row 1, yet no digit repeats
+    setter_idle(page)
+    expect(status(page)).to_contain_text("No solution: these 7 givens clash")
+    assert page.locator("rect.bg.conflict").count() == 0
+    line = values(page)
+    assert marked(page, "core") == sorted(sudokit.diagnose(line).core) == [0, 1, 2, 3, 4, 5, 17]
+    assert "clashes with other givens" in cell(page, 17).get_attribute("aria-label")
+    page.keyboard.press("Backspace")  # removed: the rest fit
+    setter_idle(page)
+    expect(status(page)).not_to_contain_text("No solution")
+    assert marked(page, "core") == []
+    load_text(page, EASY + " diagonals")  # a variant: its rules go with the givens
+    setter_idle(page)
+    expect(status(page)).to_contain_text("No solution")
+    assert marked(page, "core") == sorted(sudokit.diagnose(EASY + " diagonals").core)
+
+
+def test_setter_mode_counts_solutions_and_marks_givens_to_add(page):
+    open_page(page)
+    page.select_option("#size", "4")
+    setter_on(page)
+    expect(status(page)).to_contain_text("288 solutions")
+    pick(page, 0)
+    page.keyboard.press("1")
+    setter_idle(page)
+    expect(status(page)).to_contain_text("72 solutions. Adding")
+    text = status(page).inner_text()
+    adds = {(int(r) - 1) * 4 + int(c) - 1: v for r, c, v in re.findall(r"r(\d)c(\d)=(\d)", text)}
+    assert adds and marked(page, "add") == sorted(adds)
+    assert "no fewer would do" in text
+    for number, value in adds.items():
+        pick(page, number)
+        page.keyboard.press(value)
+    setter_idle(page)
+    expect(status(page)).to_contain_text("Unique")
+    assert marked(page, "add") == [] and marked(page, "differ") == []
+
+
+def test_setter_mode_names_the_givens_that_could_go(page):
+    open_page(page)
+    setter_on(page)
+    load_text(page, EASY)  # pasted
+    setter_idle(page)
+    expect(status(page)).to_contain_text("Unique, but not minimal")
+    spare = sorted(sudokit.diagnose(EASY).redundant)
+    assert marked(page, "spare") == spare
+    expect(status(page)).to_contain_text(f"these {len(spare)} givens could go")
+    expect(status(page)).to_contain_text("r1c1, r1c2, r1c5")
+
+
+def test_setter_mode_estimates_an_open_board(desktop):
+    page = desktop
+    open_page(page)
+    setter_on(page)  # an empty 9x9: 6.67e21 grids
+    found = re.search(r"About (\d\.\d\d)e(\d+) solutions", status(page).inner_text())
+    assert found, status(page).inner_text()
+    assert 21 <= math.log10(float(found[1]) * 10 ** int(found[2])) < 22.3
+    assert marked(page, "add") == [] and marked(page, "differ") == []
+    page.select_option("#size", "16")  # an empty 16x16 is taken at once: about 5.96e98
+    setter_idle(page)
+    found = re.search(r"About (\d\.\d\d)e(\d+) solutions", status(page).inner_text())
+    assert found and 97 <= int(found[2]) <= 99, status(page).inner_text()
+
+
+def test_setter_mode_is_off_by_default_reached_by_keyboard_and_remembered(page):
+    open_page(page, f"?p={EASY}")
+    toggle = page.locator("#setter")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    assert page.locator("body").get_attribute("data-setter") is None  # nothing asked
+    page.focus("#edit")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "setter"
+    page.keyboard.press("Enter")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#setter-legend")).to_be_visible()
+    setter_idle(page)
+    expect(status(page)).to_contain_text("Unique")
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "1")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    setter_idle(page)
+    page.focus("#setter")
+    page.keyboard.press(" ")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    expect(status(page)).to_have_text("Setter mode off.")
+    assert marked(page, "spare") == []
+
+
 # -- accessibility ----------------------------------------------------------------------------
 
 
@@ -812,6 +930,15 @@ def test_axe_finds_nothing_serious_in_three_states(page):
     press(page, "#forward")
     assert _axe(page, "explaining") == []
     assert cell(page, 2).get_attribute("aria-label") == "Row 1, column 3: empty; corner notes 1 2; candidates 1 2 4"
+
+
+def test_axe_finds_nothing_serious_in_setter_mode(page):
+    open_page(page)
+    setter_on(page)
+    load_text(page, "123456" + "." * 11 + "9" + "." * 63)  # no solution: the clashing givens marked
+    setter_idle(page)
+    assert marked(page, "core")
+    assert _axe(page, "setter") == []
 
 
 # -- the screenshots of the docs --------------------------------------------------------------

@@ -361,7 +361,8 @@ ENDPOINTS: Mapping[str, Callable[[Json, Settings], Task]] = {
 
 def warm_up() -> None:
     """Load the compiled kernels the page uses (every page size's search, the logic and both
-    ratings, generation and canonical forms), so the first visitor does not wait for them."""
+    ratings, generation, canonical forms and setter mode's estimates), so the first visitor
+    does not wait for them."""
     for size in PAGE_SIZES:
         shape = Shape.for_size(size)
         full = solver.solve(Board.empty(shape)).board
@@ -373,6 +374,7 @@ def warm_up() -> None:
     puzzle = make_puzzles(1, shape="9x9", seed=1)[0]
     logic.rate(puzzle, scale="all")  # HoDoKu's scale and Sudoku Explainer's
     canonical_form(puzzle)
+    setters.estimate(Board.empty(Shape.for_size(9)), samples=2, seed=1)  # setter mode's estimates
 
 
 __all__ = [

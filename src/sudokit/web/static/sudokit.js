@@ -13,6 +13,10 @@ const BUSY_AFTER_MS = 300; // a request slower than this shows the busy bar and 
 const MIN_MARK_PX = 7; // smaller candidates and notes go to the line under the board
 const NOTE_MODES = ["", "corner", "centre"];
 const KIND_WORDS = { given: "given", entry: "your entry", hint: "placed by a hint", solver: "placed by Solve" };
+const SETTER_WAIT_MS = 300; // setter mode asks this long after the givens last changed
+const SETTER_TIME = { count: 0.5, diagnose: 1, estimate: 1 }; // seconds each question may take
+const SETTER_COUNT = 1000; // solutions counted one by one; a board with more is estimated
+const SETTER_WORDS = { "set-core": "clashes with other givens", "set-add": "a given to add", "set-differ": "differs between two solutions", "set-spare": "could go" };
 
 const state = {
   size: 9,
@@ -37,6 +41,9 @@ const state = {
 };
 const changes = { undo: [], redo: [] }; // snapshots of the game, with what changed it
 let busy = null; // {what, controller, timer} while a request is in flight
+// setter mode: on, the givens last asked about, the answer's marks (cell -> class) and the
+// values to add (cell -> symbol); `round` tells a stale answer from the current one
+const setter = { on: false, timer: null, controller: null, checked: null, marks: new Map(), adds: new Map(), round: 0 };
 let geo = null; // the tables of the board's rules (see tablesOf)
 
 // The element with this id.
@@ -247,12 +254,13 @@ function say(text, error = false) {
 // -- requests -------------------------------------------------------------------------------
 
 // POST a request to the API; the answer's JSON, or an Error carrying the API's message.
-async function api(endpoint, body) {
+// `signal` aborts it (by default the busy action's, which Cancel aborts).
+async function api(endpoint, body, signal = busy ? busy.controller.signal : undefined) {
   const response = await fetch(`/api/${endpoint}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
-    signal: busy ? busy.controller.signal : undefined,
+    signal,
   });
   let answer;
   try {
@@ -426,6 +434,7 @@ function cellLabel(cell, bad) {
     if (showsCandidates()) parts.push(`candidates ${spell(candidates(cell)) || "none"}`);
   }
   if (state.wrong.has(cell)) parts.push("wrong, says Check");
+  if (setter.marks.has(cell)) parts.push(SETTER_WORDS[setter.marks.get(cell)] + (setter.adds.has(cell) ? ": " + setter.adds.get(cell) : ""));
   return `${where}: ${parts.join("; ")}`;
 }
 
@@ -470,6 +479,7 @@ function render() {
       if (bad.has(cell)) classes.push("conflict");
       else if (state.wrong.has(cell)) classes.push("wrong");
       else if (marks.cells.has(cell)) classes.push(marks.cells.get(cell));
+      else if (setter.marks.has(cell)) classes.push(setter.marks.get(cell));
       else if (cell === selected) classes.push("selected");
       else if (same && state.values[cell] === same) classes.push("same");
       else if (geo.peers[selected].has(cell)) classes.push("peer");
@@ -615,6 +625,7 @@ function changed() {
   state.hint = null;
   updateUrl();
   save();
+  setterChanged();
   showStep();
   const solved = !state.values.includes(0) && conflicts().size === 0;
   if (solved && !state.editing && state.since !== null) {
@@ -1254,6 +1265,150 @@ function cycleNotes() {
   render();
 }
 
+// -- setter mode ----------------------------------------------------------------------------
+
+// Setter mode on or off (the button, remembered with the settings).
+function toggleSetter(on = !setter.on) {
+  setter.on = on;
+  showSetter();
+  saveSettings();
+  setterStop();
+  setter.checked = null;
+  setter.marks = new Map();
+  setter.adds = new Map();
+  if (on) {
+    say("Setter mode: as you enter givens, this line says whether they have no solution, one or several, and the board marks the cells to look at.");
+    setterChanged();
+  } else {
+    delete document.body.dataset.setter;
+    say("Setter mode off.");
+  }
+  render();
+}
+
+function showSetter() {
+  $("setter").setAttribute("aria-pressed", String(setter.on));
+  $("setter-legend").hidden = !setter.on;
+}
+
+// Forget the question in flight or waiting: its answer, if one comes, is ignored.
+function setterStop() {
+  clearTimeout(setter.timer);
+  setter.timer = null;
+  if (setter.controller) setter.controller.abort();
+  setter.controller = null;
+  setter.round++;
+}
+
+// After any change: when the givens (or the board's rules) differ from those last asked
+// about, the old marks go and the question is asked once they rest for SETTER_WAIT_MS.
+function setterChanged() {
+  if (!setter.on) return;
+  const key = JSON.stringify(puzzleBody(true));
+  if (key === setter.checked) return;
+  setter.checked = key;
+  setterStop();
+  setter.marks = new Map();
+  setter.adds = new Map();
+  document.body.dataset.setter = "checking";
+  setter.timer = setTimeout(() => setterCheck(key), SETTER_WAIT_MS);
+}
+
+// Ask about the givens of `key` (the request body): the answer goes to the status line and
+// the board, unless the givens changed meanwhile.
+async function setterCheck(key) {
+  const round = ++setter.round;
+  const controller = new AbortController();
+  setter.controller = controller;
+  const body = JSON.parse(key);
+  const ask = async (endpoint, extra) => {
+    const answer = await api(endpoint, { ...body, ...extra }, controller.signal);
+    if (round !== setter.round) throw new DOMException("a newer question", "AbortError");
+    return answer;
+  };
+  const slow = setTimeout(() => say("Checking the givens..."), BUSY_AFTER_MS);
+  try {
+    const [text, error] = await setterVerdict(ask);
+    say(text, error);
+    render();
+  } catch (error) {
+    if (error.name !== "AbortError") say(error.message, true);
+  } finally {
+    clearTimeout(slow);
+    if (round === setter.round) {
+      setter.controller = null;
+      document.body.dataset.setter = "done";
+    }
+  }
+}
+
+// Cells by name ("r1c2, r3c4"), the first twelve.
+function cellNames(cells, name = cellName) {
+  const shown = cells.slice(0, 12).map(name).join(", ");
+  return cells.length > 12 ? `${shown} and ${cells.length - 12} more` : shown;
+}
+
+// "1 given", "3 givens".
+function givens(k) {
+  return `${k} given${k === 1 ? "" : "s"}`;
+}
+
+// A count the estimate gives, from its log10: digits below a billion, else "6.67e21".
+function aboutNumber(log10) {
+  if (log10 < 9) return Math.round(10 ** log10).toLocaleString("en");
+  let exponent = Math.floor(log10);
+  let mantissa = 10 ** (log10 - exponent);
+  if (mantissa >= 9.995) [mantissa, exponent] = [1, exponent + 1];
+  return `${mantissa.toFixed(2)}e${exponent}`;
+}
+
+// What the givens make, as [the status line, whether it is an error]; the marks are set.
+// Counting first tells a board too open to list from one whose solutions are few; then the
+// diagnosis says which givens clash, which cells to add, or which givens could go.
+async function setterVerdict(ask) {
+  const time = (answer) => `within the time allowed (${answer.budget.time_limit} s)`;
+  const count = await ask("count", { limit: SETTER_COUNT, time_limit: SETTER_TIME.count });
+  if (count.count >= 2 && !count.exhausted) {
+    const guess = await ask("estimate", { time_limit: SETTER_TIME.estimate });
+    const open = "Too open to list givens to add: enter more givens first.";
+    if (guess.hits > 0 && guess.log10 !== null && guess.log10 >= Math.log10(count.count)) return [`About ${aboutNumber(guess.log10)} solutions (an estimate). ${open}`, false];
+    return [`At least ${count.count.toLocaleString("en")} solutions; how many more is unknown ${time(guess)}. ${open}`, false];
+  }
+  const found = await ask("diagnose", { time_limit: SETTER_TIME.diagnose });
+  const marks = new Map();
+  let text;
+  if (found.status === "no solution") {
+    for (const c of found.core) marks.set(c, "set-core");
+    const fewest = found.proven ? "take any one away and the rest fit" : `maybe fewer of them clash: the time allowed (${found.budget.time_limit} s) ran out`;
+    text = `No solution: these ${givens(found.core.length)} clash (marked): ${cellNames(found.core)}; ${fewest}.`;
+  } else if (found.status === "several") {
+    const solution = found.solutions[0];
+    for (const c of found.differing) marks.set(c, "set-differ");
+    const how = count.exhausted ? `${count.count.toLocaleString("en")} solutions` : "Several solutions";
+    if (found.add && found.add.length) {
+      for (const c of found.add) {
+        marks.set(c, "set-add");
+        setter.adds.set(c, solution[c]);
+      }
+      const fewest = found.add_proven ? "no fewer would do" : `maybe fewer would do: the time allowed (${found.budget.time_limit} s) ran out`;
+      text = `${how}. Adding ${givens(found.add.length)} makes it unique (marked): ${cellNames(found.add, (c) => `${cellName(c)}=${solution[c]}`)}; ${fewest}.`;
+    } else {
+      text = `${how}. No givens to add were found ${time(found)}; the marked cells differ between two solutions.`;
+    }
+  } else if (found.status === "solved") {
+    if (found.redundant.length) {
+      for (const c of found.redundant) marks.set(c, "set-spare");
+      const more = found.proven ? "" : ` (maybe more: not every given was tried ${time(found)})`;
+      text = `Unique, but not minimal: each of these ${givens(found.redundant.length)} could go, one at a time, and the solution stays unique (marked)${more}: ${cellNames(found.redundant)}.`;
+    } else if (found.proven) text = "Unique, and minimal: every given is needed.";
+    else text = `Unique; whether every given is needed is unknown ${time(found)}.`;
+  } else {
+    text = `Unknown ${time(found)}: whether these givens have a solution is not known yet.`;
+  }
+  setter.marks = marks;
+  return [text, found.status === "no solution"];
+}
+
 // -- settings -------------------------------------------------------------------------------
 
 // The theme and the check boxes, from the browser's storage.
@@ -1267,11 +1422,13 @@ function loadSettings() {
   if (settings.theme) document.documentElement.dataset.theme = settings.theme;
   if (typeof settings.candidates === "boolean") $("show-candidates").checked = settings.candidates;
   if (typeof settings.autoNotes === "boolean") $("auto-notes").checked = settings.autoNotes;
+  setter.on = settings.setter === true;
   showTheme();
+  showSetter();
 }
 
 function saveSettings() {
-  const settings = { theme: document.documentElement.dataset.theme || "", candidates: $("show-candidates").checked, autoNotes: $("auto-notes").checked };
+  const settings = { theme: document.documentElement.dataset.theme || "", candidates: $("show-candidates").checked, autoNotes: $("auto-notes").checked, setter: setter.on };
   try {
     localStorage.setItem(SETTINGS, JSON.stringify(settings));
   } catch (_) {
@@ -1329,6 +1486,7 @@ async function start() {
   });
   $("auto-notes").addEventListener("change", saveSettings);
   $("notes").addEventListener("click", cycleNotes);
+  $("setter").addEventListener("click", () => toggleSetter());
   $("erase").addEventListener("click", () => setCell(state.selected, 0));
   $("undo").addEventListener("click", () => undo());
   $("redo").addEventListener("click", () => undo(true));
@@ -1379,6 +1537,7 @@ async function start() {
   });
   changes.undo = [];
   changes.redo = [];
+  setterChanged(); // an empty board, neither read nor resumed, is asked about too
   render();
   document.body.dataset.ready = "1";
 }
