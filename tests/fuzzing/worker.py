@@ -48,7 +48,7 @@ def _warm_up(what: str) -> None:
     for shape in ("4x4", "6x6", "9x9"):
         board = sudokit.generate(1, shape=shape, seed=1, mixing=1, symmetry="rot180")[0]
         sudokit.generate(1, shape=shape, seed=1, level="easy", time_limit=30)
-        sudokit.rate(board)
+        sudokit.rate(board, scale="all")  # both scales: SE's kernels too
         sudokit.explain(board)
     big = next(p for p in CATALOGUE["classic"] if p.size == 16 and p.count == 1)
     sudokit.rate(sudokit.Board.parse(write(big, "line", {})))  # the 16x16 rating loops
