@@ -214,3 +214,40 @@ def test_hints_ratings_and_explanations_load_no_numba():
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["True", "True", "False"]
+
+
+def test_ahead_kernels_release_the_gil():
+    """As the JIT-compiled kernels do (``nogil``): threads rate boards side by side."""
+    solver = aot.load("hodoku.solver")
+    if solver is None:
+        pytest.skip("no kernels compiled ahead of time for these sources and this CPU")
+    import threading
+    import time
+
+    from sudokit import as_board, solve
+    from sudokit.kernels.hodoku import ids, record
+    from sudokit.logic.grid import geometry
+    from sudokit.logic.human import ORDER
+
+    boards = [as_board(e.puzzle) for e in ENTRIES if e.size == 9 and e.count == 1][:10]
+    shape = boards[0].shape
+    puzzles = np.array([b.cells for b in boards], dtype=np.int32)
+    solutions = np.array([solve(b).board.cells for b in boards], dtype=np.int32)
+
+    def rate() -> None:
+        state, step = record.new_state(81, 9, 27), record.new_step(81, 9, 27)
+        counts = np.zeros((len(boards), ids.KINDS), dtype=np.int64)
+        taken = np.zeros(len(boards), dtype=np.int64)
+        for _ in range(5):
+            solver.rate_many(puzzles, solutions, geometry(shape), ORDER, 810, state, step, counts, taken)
+
+    thread = threading.Thread(target=rate)
+    started = time.perf_counter()
+    thread.start()
+    ticks = 0
+    while thread.is_alive():
+        ticks += 1
+        time.sleep(0.001)
+    elapsed = time.perf_counter() - started
+    # holding the GIL, the loop above would run about twice: once before, once after
+    assert elapsed < 0.05 or ticks > 10, (elapsed, ticks)

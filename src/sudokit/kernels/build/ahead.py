@@ -188,6 +188,7 @@ def build(folder: Path) -> None:
         from numba.pycc import CC
 
     from numba.core import codegen
+    from numba.pycc import compiler as pycc_compiler
 
     from sudokit.kernels.build import jit
     from sudokit.kernels.search import lanes
@@ -197,6 +198,14 @@ def build(folder: Path) -> None:
     # may lack what its model name implies)
     features = lanes.codegen_features()
     codegen.AOTCPUCodegen._customize_tm_features = lambda self: features  # type: ignore[method-assign]
+    # the exported functions release the GIL while they run, as the JIT-compiled kernels do
+    # (``nogil``): pycc's wrappers keep it by default, which made threads rate one board at a time
+    class ReleasingFlags(pycc_compiler.Flags):  # type: ignore[misc, valid-type]
+        def __init__(self, *args, **options):
+            super().__init__(*args, **options)
+            self.release_gil = True
+
+    pycc_compiler.Flags = ReleasingFlags  # type: ignore[misc]
     compiler = CC(NAME, source_module="sudokit.kernels")
     compiler.output_dir = str(folder)
     compiler.target_cpu = os.environ.get("NUMBA_CPU_NAME") or "host"
