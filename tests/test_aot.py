@@ -108,10 +108,146 @@ def test_the_build_compiles_an_extension_that_serves(tmp_path):
         "import sys, sudokit\n"
         "from sudokit.kernels.build import ahead\n"
         "assert ahead.load('search.classic') is not None and ahead.load('search.hexa') is not None\n"
+        "assert ahead.load('hodoku.core') is not None and ahead.load('hodoku.solver') is not None\n"
         "print(sudokit.solve('.' * 81).board.to_line()[:9], 'numba' in sys.modules)\n"
+        f"print(sudokit.rate({ENTRIES[0].puzzle!r}, scale='hodoku').score > 0, 'numba' in sys.modules)\n"
     )
     env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}
     env.update({k: v for k, v in os.environ.items() if k in ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES")})
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["123456789", "False"]
+    assert done.stdout.split() == ["123456789", "False", "True", "False"]
+
+
+def _logic_boards() -> list:
+    """Boards with one solution the human-style techniques take: 4x4, 6x6, 9x9 and 16x16."""
+    from sudokit import as_board
+
+    boards = []
+    for size, most in ((4, 3), (6, 1), (9, 8), (16, 2)):
+        boards += [as_board(e.puzzle) for e in ENTRIES if e.size == size and e.count == 1][:most]
+    return boards
+
+
+def _logic_walk(core, solver, board, steps: int = 60) -> list:
+    """What the logic kernels make of a board: every technique's first step on the start grid,
+    then the solving loop's steps (kind, step record, state after applying it)."""
+    from sudokit.kernels.hodoku import record
+    from sudokit.logic.grid import geometry
+    from sudokit.logic.human import ORDER
+
+    shape = board.shape
+    geo = geometry(shape)
+    state = record.new_state(shape.cells, shape.size, len(shape.houses))
+    step = record.new_step(shape.cells, shape.size, len(shape.houses))
+    givens = np.ascontiguousarray(board.cells, dtype=np.int32)
+    core.load(state, geo, givens, givens != 0)
+    seen = []
+    for kind in ORDER.tolist():
+        scratch = tuple(array.copy() for array in state)
+        found = solver.find(scratch, geo, step, kind, 0)
+        seen.append((kind, bool(found), [a.tolist() for a in step] if found else None))
+    for _ in range(steps):
+        kind = solver.next_step(state, geo, step, ORDER)
+        if kind == 0:
+            break
+        core.apply(state, geo, step)
+        seen.append((int(kind), [a.tolist() for a in step], [a.tolist() for a in state]))
+    return seen
+
+
+def test_ahead_and_jit_logic_kernels_take_the_same_steps():
+    core, solver = aot.load("hodoku.core"), aot.load("hodoku.solver")
+    if core is None or solver is None:
+        pytest.skip("no kernels compiled ahead of time for these sources and this CPU")
+    from sudokit.kernels.hodoku import core as jit_core
+    from sudokit.kernels.hodoku import solver as jit_solver
+
+    assert core.new_state is jit_core.new_state and core.new_step is jit_core.new_step
+    for board in _logic_boards():
+        assert _logic_walk(core, solver, board) == _logic_walk(jit_core, jit_solver, board), board.to_line()
+
+
+def test_ahead_and_jit_logic_kernels_rate_alike():
+    core, solver = aot.load("hodoku.core"), aot.load("hodoku.solver")
+    if core is None or solver is None:
+        pytest.skip("no kernels compiled ahead of time for these sources and this CPU")
+    from sudokit import solve
+    from sudokit.kernels.hodoku import ids
+    from sudokit.kernels.hodoku import solver as jit_solver
+    from sudokit.logic.grid import geometry
+    from sudokit.logic.human import ORDER
+
+    by_shape: dict = {}
+    for board in _logic_boards():
+        by_shape.setdefault(board.shape, []).append(board)
+    for shape, boards in by_shape.items():
+        puzzles = np.array([b.cells for b in boards], dtype=np.int32)
+        solutions = np.array([solve(b).board.cells for b in boards], dtype=np.int32)
+        answers = []
+        for kernels in (solver, jit_solver):
+            state = core.new_state(shape.cells, shape.size, len(shape.houses))
+            step = core.new_step(shape.cells, shape.size, len(shape.houses))
+            counts = np.zeros((len(boards), ids.KINDS), dtype=np.int64)
+            taken = np.zeros(len(boards), dtype=np.int64)
+            kernels.rate_many(puzzles, solutions, geometry(shape), ORDER, shape.cells * (shape.size + 1),
+                              state, step, counts, taken)
+            answers.append((counts.tolist(), taken.tolist()))
+        assert answers[0] == answers[1]
+        assert min(answers[0][1]) > 0
+
+
+def test_hints_ratings_and_explanations_load_no_numba():
+    """With the kernels compiled ahead of time, the human-style commands never import numba."""
+    if aot.load("hodoku.core") is None or aot.load("hodoku.solver") is None:
+        pytest.skip("no kernels compiled ahead of time for these sources and this CPU")
+    puzzle = next(e.puzzle for e in ENTRIES if e.size == 9 and e.count == 1)
+    probe = (
+        "import sys, sudokit\n"
+        f"p = {puzzle!r}\n"
+        "h = sudokit.hint(p)\n"
+        "r = sudokit.rate(p, scale='hodoku')\n"
+        "e = sudokit.explain(p)\n"
+        "print(h is not None, r.score > 0, 'numba' in sys.modules)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["True", "True", "False"]
+
+
+def test_ahead_kernels_release_the_gil():
+    """As the JIT-compiled kernels do (``nogil``): threads rate boards side by side."""
+    solver = aot.load("hodoku.solver")
+    if solver is None:
+        pytest.skip("no kernels compiled ahead of time for these sources and this CPU")
+    import threading
+    import time
+
+    from sudokit import as_board, solve
+    from sudokit.kernels.hodoku import ids, record
+    from sudokit.logic.grid import geometry
+    from sudokit.logic.human import ORDER
+
+    boards = [as_board(e.puzzle) for e in ENTRIES if e.size == 9 and e.count == 1][:10]
+    shape = boards[0].shape
+    puzzles = np.array([b.cells for b in boards], dtype=np.int32)
+    solutions = np.array([solve(b).board.cells for b in boards], dtype=np.int32)
+
+    def rate() -> None:
+        state, step = record.new_state(81, 9, 27), record.new_step(81, 9, 27)
+        counts = np.zeros((len(boards), ids.KINDS), dtype=np.int64)
+        taken = np.zeros(len(boards), dtype=np.int64)
+        for _ in range(5):
+            solver.rate_many(puzzles, solutions, geometry(shape), ORDER, 810, state, step, counts, taken)
+
+    thread = threading.Thread(target=rate)
+    started = time.perf_counter()
+    thread.start()
+    ticks = 0
+    while thread.is_alive():
+        ticks += 1
+        time.sleep(0.001)
+    elapsed = time.perf_counter() - started
+    # holding the GIL, the loop above would run about twice: once before, once after
+    assert elapsed < 0.05 or ticks > 10, (elapsed, ticks)

@@ -39,7 +39,7 @@ SLICE_SECONDS = 0.05
 FIRST_SLICE = 20_000
 
 #: kernel modules whose functions the build compiles ahead of time (``kernels/build/ahead.py``)
-AHEAD = ("search.classic", "search.hexa", "search.givens")
+AHEAD = ("search.classic", "search.hexa", "search.givens", "hodoku.core", "hodoku.solver")
 
 _kernels: dict[str, Any] = {}
 

@@ -44,8 +44,12 @@ def geometry(shape: Shape) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
         table[cell, : len(row)] = row
     table.setflags(write=False)
     info = np.array([shape.size, shape.box_height, shape.box_width, len(shape.houses)], dtype=np.int64)
-    info.setflags(write=False)
-    return (np.ascontiguousarray(shape.houses), np.ascontiguousarray(shape.cell_houses), table, info)
+    houses = np.ascontiguousarray(shape.houses, dtype=np.int32)
+    cell_houses = np.ascontiguousarray(shape.cell_houses, dtype=np.int32)
+    # the exact types the kernels were compiled for ahead of time (which do not check them)
+    for array in (houses, cell_houses, info):
+        array.setflags(write=False)
+    return (houses, cell_houses, table, info)
 
 
 class CandidateGrid:
@@ -66,7 +70,8 @@ class CandidateGrid:
         self.state = kernel.core.new_state(shape.cells, shape.size, len(shape.houses))
         self.step = kernel.core.new_step(shape.cells, shape.size, len(shape.houses))
         givens = np.ascontiguousarray(board.cells, dtype=np.int32)
-        kernel.core.load(self.state, self.geo, givens, givens != 0 if fixed is None else fixed)
+        fixed = givens != 0 if fixed is None else np.ascontiguousarray(fixed, dtype=np.bool_)
+        kernel.core.load(self.state, self.geo, givens, fixed)
         if marks is not None:
             kernel.core.remove_marks(self.state, self.geo, np.ascontiguousarray(marks, dtype=np.uint64))
         self._kernel = kernel
@@ -98,7 +103,7 @@ class CandidateGrid:
 
     def find(self, technique: Technique, nth: int = 0) -> Step | None:
         """The nth instance of ``technique`` on this grid (no side effects), or None."""
-        if self._kernel.solver.find(self.state, self.geo, self.step, technique.id, nth):
+        if self._kernel.solver.find(self.state, self.geo, self.step, int(technique.id), int(nth)):
             return self._decode()
         return None
 
@@ -113,7 +118,7 @@ class CandidateGrid:
     def next_step(self, order: np.ndarray) -> Step | None:
         """The step the solving loop takes next (the first of ``order``'s techniques that finds
         one), or None when none does. For singles it consumes the sighting, as a solver does."""
-        if self._kernel.solver.next_step(self.state, self.geo, self.step, order):
+        if self._kernel.solver.next_step(self.state, self.geo, self.step, np.ascontiguousarray(order, dtype=np.int64)):
             return self._decode()
         return None
 

@@ -191,7 +191,7 @@ def _rate_boards(
         np.ascontiguousarray(solutions, dtype=np.int32),
         geometry(shape),
         ORDER,
-        shape.cells * shape.size + shape.cells,
+        int(shape.cells * shape.size + shape.cells),
         state,
         step,
         counts,

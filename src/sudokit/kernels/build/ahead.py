@@ -1,13 +1,16 @@
 """Kernels compiled ahead of time, when the package is built: the searches a first command
-runs (one 9x9 or 16x16 board, batches of them, the givens check), so that neither a first run
-nor a warm one waits for numba (importing it and loading its cache took most of a warm run).
+runs (one 9x9 or 16x16 board, batches of them, the givens check) and the human-style solver's
+(HoDoKu's techniques: ``hint``, ``explain``, ``rate`` on HoDoKu's scale, any boxed size), so
+that neither a first run nor a warm one waits for numba (importing it and loading its cache took
+most of a warm run; compiling the techniques, minutes).
 
 ``python src/sudokit/kernels/build/ahead.py DIR`` (what ``setup.py`` runs while building) compiles
 ``EXPORTS`` with numba's ahead-of-time compiler (``numba.pycc``) for the building machine's
 CPU into the extension module ``_ahead`` in DIR, and writes ``_ahead.json`` beside it: the
 digest of the kernel sources it was compiled from, the CPU it was compiled for and the
 constants the Python layer reads from those modules. ``load(name)`` gives one kernel module's
-compiled functions and constants, or None where there is no extension, where it was built from
+compiled functions and constants (and the plain-Python functions of ``PLAIN`` it re-exports),
+or None where there is no extension, where it was built from
 other sources (an edited checkout) or for another CPU, or where the JIT is disabled or
 ``SUDOKIT_AHEAD=0``: the caller then imports the kernel module and numba compiles it on first
 use, as everywhere else. This module imports neither numba nor the kernels.
@@ -30,8 +33,16 @@ HERE = Path(__file__).resolve().parent
 KERNELS = HERE.parent
 NAME = "_ahead"
 
+#: the human-style solver's arrays, as ``hodoku.record`` and ``logic.grid.geometry`` make them:
+#: its state, the board's geometry tables (read-only) and a step record
+_STATE = "Tuple((int32[::1], uint64[::1], int32[:, ::1], int32[:, ::1], int32[:, ::1], int64[::1], uint8[::1]))"
+_TABLE = "Array(int32, 2, 'C', readonly=True)"
+_GEO = f"Tuple(({_TABLE}, {_TABLE}, {_TABLE}, Array(int64, 1, 'C', readonly=True)))"
+_STEP = "Tuple((int64[::1], int32[:, ::1], int32[:, ::1], int32[::1], int32[::1], int32[::1], int32[:, ::1], uint64[::1]))"
+
 #: kernel module -> exported function -> numba signature (arrays C-contiguous, as the Python
-#: layer makes them)
+#: layer makes them). The compiled functions do not check their arguments' types (a wrong
+#: dtype is undefined behaviour): the Python layer converts every array it hands them.
 EXPORTS: dict[str, dict[str, str]] = {
     "search.classic": {
         "search": "int64(uint8[::1], int32[::1], int64[::1], int64[::1], int64[::1], int64, int64, int64, uint8[::1])",
@@ -52,12 +63,32 @@ EXPORTS: dict[str, dict[str, str]] = {
         "repeat_in": "boolean(uint8[::1], int32[:, ::1], int64)",
         "repeats": "void(uint8[:, ::1], int32[:, ::1], uint64[::1], boolean[::1])",
     },
+    "hodoku.core": {
+        "load": f"void({_STATE}, {_GEO}, int32[::1], boolean[::1])",
+        "remove_marks": f"void({_STATE}, {_GEO}, uint64[::1])",
+        "apply": f"void({_STATE}, {_GEO}, {_STEP})",
+    },
+    "hodoku.solver": {
+        "find": f"boolean({_STATE}, {_GEO}, {_STEP}, int64, int64)",
+        "next_step": f"int64({_STATE}, {_GEO}, {_STEP}, int64[::1])",
+        "rate_many": (
+            f"void(int32[:, ::1], int32[:, ::1], {_GEO}, int64[::1], int64, {_STATE}, {_STEP},"
+            " int64[:, ::1], int64[::1])"
+        ),
+    },
+}
+#: kernel module -> (a module of plain Python that imports no numba, the functions of it the
+#: kernel module re-exports for the Python layer), served beside the compiled functions
+PLAIN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "hodoku.core": ("hodoku.record", ("new_state", "new_step")),
 }
 #: the module constants the Python layer reads, kept beside the compiled functions
 CONSTANTS: dict[str, tuple[str, ...]] = {
     "search.classic": ("LEVELS", "SLOTS"),
     "search.hexa": ("CELLS", "LEVELS", "SLOTS", "DEFAULT_RULES", "DEFAULT_BRANCHING", "CELL", "WDEG", "LOCKED"),
     "search.givens": (),
+    "hodoku.core": (),
+    "hodoku.solver": (),
 }
 
 
@@ -119,6 +150,11 @@ def load(name: str) -> SimpleNamespace | None:
                 found = SimpleNamespace(**info["constants"][name])
                 for function in EXPORTS[name]:
                     setattr(found, function, getattr(extension, _exported(name, function)))
+                if name in PLAIN:
+                    module, functions = PLAIN[name]
+                    plain = importlib.import_module(f"{__package__.rsplit('.', 1)[0]}.{module}")
+                    for function in functions:
+                        setattr(found, function, getattr(plain, function))
     _loaded[name] = found
     return found
 
@@ -152,6 +188,7 @@ def build(folder: Path) -> None:
         from numba.pycc import CC
 
     from numba.core import codegen
+    from numba.pycc import compiler as pycc_compiler
 
     from sudokit.kernels.build import jit
     from sudokit.kernels.search import lanes
@@ -161,6 +198,14 @@ def build(folder: Path) -> None:
     # may lack what its model name implies)
     features = lanes.codegen_features()
     codegen.AOTCPUCodegen._customize_tm_features = lambda self: features  # type: ignore[method-assign]
+    # the exported functions release the GIL while they run, as the JIT-compiled kernels do
+    # (``nogil``): pycc's wrappers keep it by default, which made threads rate one board at a time
+    class ReleasingFlags(pycc_compiler.Flags):  # type: ignore[misc, valid-type]
+        def __init__(self, *args, **options):
+            super().__init__(*args, **options)
+            self.release_gil = True
+
+    pycc_compiler.Flags = ReleasingFlags  # type: ignore[misc]
     compiler = CC(NAME, source_module="sudokit.kernels")
     compiler.output_dir = str(folder)
     compiler.target_cpu = os.environ.get("NUMBA_CPU_NAME") or "host"
@@ -170,6 +215,8 @@ def build(folder: Path) -> None:
         module = importlib.import_module(f"sudokit.kernels.{name}")
         files |= jit.kernel_closure(name)
         constants[name] = {constant: int(getattr(module, constant)) for constant in CONSTANTS[name]}
+        if name in PLAIN:
+            files |= jit.kernel_closure(PLAIN[name][0])
         for function, signature in functions.items():
             compiler.export(_exported(name, function), signature)(getattr(module, function).py_func)
     compiler.compile()

@@ -33,6 +33,7 @@ import numpy as np
 
 from ..build.jit import kernel
 from ..search.bits import ONE, ZERO, borrowed, popcount, trailing_zeros
+from .record import DIGS_SIZE, HDR_SIZE, new_state, new_step  # noqa: F401 (the Python layer's)
 
 # -- the step record ---------------------------------------------------------------------
 
@@ -46,31 +47,14 @@ NH = 5  #: houses written
 NL = 6  #: chain nodes written
 NB = 7  #: of the houses, how many are bases (the rest are covers)
 SUB = 8  #: a technique's variant (type of a unique rectangle, a chain's shape, ...)
-HDR_SIZE = 16
 
 #: digs slots: masks of values
 DIGITS = 0  #: the values the pattern is about
 EXTRA = 1  #: a second set (a wing's eliminated value, an ALS's common values, ...)
-DIGS_SIZE = 4
 
 #: chain link flags (chain[:, 2]): the link from this node to the next
 WEAK = 0
 STRONG = 1
-
-
-def new_step(cells: int, size: int, houses: int):
-    """A step record big enough for any step on a board of ``cells`` cells and ``size``
-    values."""
-    return (
-        np.zeros(HDR_SIZE, dtype=np.int64),
-        np.zeros((cells * size, 2), dtype=np.int32),
-        np.zeros((cells, 2), dtype=np.int32),
-        np.zeros(cells, dtype=np.int32),
-        np.zeros(cells, dtype=np.int32),
-        np.zeros(2 * houses, dtype=np.int32),
-        np.zeros((cells * size, 3), dtype=np.int32),
-        np.zeros(DIGS_SIZE, dtype=np.uint64),
-    )
 
 
 @kernel(inline="always")
@@ -143,26 +127,6 @@ NS_HEAD = 0
 NS_TAIL = 1
 HS_HEAD = 2
 HS_TAIL = 3
-
-
-def new_state(cells: int, size: int, houses: int):
-    """``(values, cand, free, nsq, hsq, qctl, fixed)`` for an empty board: every candidate
-    everywhere.
-    The queues hold every sighting a whole solve can make (a removed candidate queues at most
-    one naked and three hidden singles)."""
-    full = np.uint64((1 << size) - 1) if size < 64 else np.uint64(0xFFFFFFFFFFFFFFFF)
-    free = np.zeros((houses, size + 1), dtype=np.int32)
-    free[:, 1:] = size
-    capacity = 4 * cells * size + cells
-    return (
-        np.zeros(cells, dtype=np.int32),
-        np.full(cells, full, dtype=np.uint64),
-        free,
-        np.zeros((capacity, 2), dtype=np.int32),
-        np.zeros((capacity, 2), dtype=np.int32),
-        np.zeros(4, dtype=np.int64),
-        np.zeros(cells, dtype=np.uint8),
-    )
 
 
 # Each kernel entry borrows its state, geometry and step record once (``bits.borrowed``: views
