@@ -50,6 +50,8 @@ def _warm_up(what: str) -> None:
         sudokit.generate(1, shape=shape, seed=1, level="easy", time_limit=30)
         sudokit.rate(board, scale="all")  # both scales: SE's kernels too
         sudokit.explain(board)
+        if board.size == 9:
+            sudokit.explain_se(board)  # SE's step loop is a kernel of its own
     big = next(p for p in CATALOGUE["classic"] if p.size == 16 and p.count == 1)
     sudokit.rate(sudokit.Board.parse(write(big, "line", {})))  # the 16x16 rating loops
     canonical(sudokit.generate(1, seed=2)[0])
