@@ -200,7 +200,7 @@ def build(folder: Path) -> None:
     codegen.AOTCPUCodegen._customize_tm_features = lambda self: features  # type: ignore[method-assign]
     # the exported functions release the GIL while they run, as the JIT-compiled kernels do
     # (``nogil``): pycc's wrappers keep it by default, which made threads rate one board at a time
-    class ReleasingFlags(pycc_compiler.Flags):  # type: ignore[misc, valid-type]
+    class ReleasingFlags(pycc_compiler.Flags):
         def __init__(self, *args, **options):
             super().__init__(*args, **options)
             self.release_gil = True
