@@ -231,7 +231,7 @@ def _refine_ints(next_line: str) -> str:
     with a blank (``.``) is a grid's, one with numbers past the board's size a candidate
     grid's."""
     fields = ints.tokens(next_line.strip())
-    if fields and not all(field.isascii() and field.isdigit() for field, _ in fields):
+    if fields and not all(ints.is_integer(field) for field, _ in fields):
         return "grid"
     if fields and any(int(field) > len(fields) for field, _ in fields) and marks.looks_like(next_line):
         return "candidates"
@@ -268,7 +268,7 @@ def _detect_one(first_line: str, shape: Shape | None, symbols: str | None, next_
         if grid.is_separator(text):
             return "pretty"
     fields = ints.tokens(text)
-    if len(fields) > 1 and all(field.isascii() and field.isdigit() for field, _ in fields):
+    if len(fields) > 1 and all(ints.is_integer(field) for field, _ in fields):
         count = len(fields)
         if any(int(field) > count for field, _ in fields) and marks.looks_like(text):
             return "candidates"  # "12 3 456 ...": no value of the board is that big
@@ -404,7 +404,7 @@ def _read_blocks(
     def close(end_line: int) -> Iterator[Parsed]:
         # rows after a count-ended record are its overflow, unless records follow each other
         # without blank lines here: then they are a next record cut short
-        if border is not None and not (held or rows or yielded):  # a board cut down to its border
+        if border is not None and not (held or rows or chained):  # a board cut down to its border
             yield border, 1, border_text, None, FormatError(
                 "a border line with no rows of a board under it", line=border, column=1
             )
@@ -418,15 +418,14 @@ def _read_blocks(
             yield finish(rows, end_line)
 
     last = 0
-    chained = False  # two records ended by their count since the last blank line
-    yielded = False  # a record given out since the last blank line
+    chained = False  # two records ended by their count since the last blank line (one given out)
     border: int | None = None  # the line of the first border since the last blank line
     border_text = ""
     for number, text in stream:
         last = number
         if not text.strip():
             yield from close(number)
-            held, rows, chained, yielded, border = [], [], False, False, None
+            held, rows, chained, border = [], [], False, None
             continue
         if format != "ints" and (grid.is_separator(text) or (format == "candidates" and marks.is_separator(text))):
             if border is None:
@@ -441,7 +440,7 @@ def _read_blocks(
             size = widths[1] if len(widths) == 3 and widths[1] == widths[2] != widths[0] else widths[0]
         if size is not None and len(rows) >= size and ((shape is not None and size == shape.size) or len(rows) >= 3):
             if held:
-                chained = yielded = True
+                chained = True
                 yield finish(held, held[-1][0] + 1)
             held, rows = rows, []
     yield from close(last + 1)
@@ -451,7 +450,7 @@ def _all_ints(block: list[Numbered]) -> bool:
     """Whether a block's rows are integers: not when besides single digits they hold only
     a grid's blanks (``.``, ``-``), rows of single symbols spaced out."""
     fields = [field for number, text in block for field, _ in ints.tokens(text)]
-    others = [field for field in fields if not (field.isascii() and field.isdigit())]
+    others = [field for field in fields if not ints.is_integer(field)]
     return not others or not all(len(field) == 1 for field in fields) or not all(f in ".-" for f in others)
 
 

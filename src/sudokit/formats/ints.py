@@ -28,10 +28,16 @@ def tokens(text: str) -> list[tuple[str, int]]:
     return [(match.group(), match.start() + 1) for match in _TOKEN.finditer(text)]
 
 
+def is_integer(field: str) -> bool:
+    """Whether a field is an integer ``int()`` reads: ASCII digits (``str.isdigit`` also
+    takes ``²``, which ``int`` refuses)."""
+    return field.isascii() and field.isdigit()
+
+
 def looks_like_ints(text: str) -> bool:
     """A line of at least four fields that are all integers."""
     fields = tokens(text)
-    return len(fields) >= 4 and all(field.isascii() and field.isdigit() for field, _ in fields)
+    return len(fields) >= 4 and all(is_integer(field) for field, _ in fields)
 
 
 def parse(text: str, shape: Shape | None = None, *, line: int = 1) -> BoardData:
@@ -58,7 +64,7 @@ def parse_rows(rows: Sequence[NumberedLine], shape: Shape | None, *, end_line: i
                 column=column,
             )
         for col, (field, column) in enumerate(fields):
-            if not (field.isascii() and field.isdigit()):
+            if not is_integer(field):
                 raise FormatError(
                     f"expected an integer 0-{size}, found {quote(field)}", line=number, column=column
                 )
