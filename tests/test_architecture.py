@@ -20,7 +20,8 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "sudokit"
 
 #: the floors, lowest first; a module belongs to the first prefix that names it
 FLOORS: list[tuple[str, ...]] = [
-    ("sudokit.errors", "sudokit.symbols", "sudokit.shape", "sudokit.variants", "sudokit.kernels"),  # ground: no sudokit above
+    # ground: no sudokit above; ``warming`` keeps a first compile within a caller's deadline
+    ("sudokit.errors", "sudokit.symbols", "sudokit.shape", "sudokit.variants", "sudokit.kernels", "sudokit.warming"),
     ("sudokit.formats",),  # text <-> plain data
     ("sudokit.board",),  # the value type, and streams of boards
     ("sudokit.results",),  # statuses, limits, results, exit codes

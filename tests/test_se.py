@@ -5,7 +5,6 @@ ratings, ER/EP/ED on forum puzzles, budgets, and the CLI."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -249,30 +248,3 @@ def test_cli_rate_and_explain_on_se_scale():
     assert "<stdin>:1:1: Sudoku Explainer's scale rates classic 9x9 boards" in mixed.stderr
     explained = runner.invoke(cli, ["explain", "--scale", "se"], input="...21.4..42.....\n" + puzzle + "\n")
     assert explained.exit_code == 2 and explained.stdout.startswith("error\n" + puzzle)
-
-
-def test_a_time_limit_holds_while_the_nested_chains_compile(monkeypatch):
-    """Where the nested chains' kernel must be compiled first (minutes), a rating with a time
-    limit does not wait past it: the compile goes on in a thread, the step says 'budget'."""
-    import threading
-
-    from sudokit.logic import se as se_logic
-
-    release = threading.Event()
-    calls = []
-    monkeypatch.setattr(se_logic, "_nested_compiled", threading.Event())
-    monkeypatch.setattr(se_logic, "_nested_thread", None)
-    monkeypatch.setattr(se_logic, "_nested_failure", [])
-    monkeypatch.setattr(se_logic.engines, "compiles_on_first_call", lambda dispatcher: True)
-    monkeypatch.setattr(se_logic, "warm_nested", lambda: (calls.append("compile"), release.wait(30)))
-    engine = se_logic._Engine()
-    engine.load(sudokit.Board.parse("." * 81))
-    engine.budget(1)
-    engine.deadline = time.perf_counter() + 0.05
-    assert engine._nested_step() == -2 and engine.nest is None  # not waited for: the deadline came first
-    assert calls == ["compile"]
-    release.set()
-    engine._nested_call = lambda: 7  # type: ignore[method-assign]  # the kernel itself is not the point here
-    engine.deadline = time.perf_counter() + 0.05
-    assert engine._nested_step() == 7  # compiled: the call goes through
-    assert calls == ["compile"]  # one compile, however many ask

@@ -26,11 +26,12 @@ from typing import Any
 
 import numpy as np
 
+from . import warming
 from .board import Board
 from .kernels.search import protocol as P
 from .results import UNLIMITED, Limits
-from .shape import Geometry, Shape
-from .variants import cage_tables, plain_variant
+from .shape import Shape
+from .variants import plain_variant, variant_of
 
 #: nodes are run in slices so that time limits and Ctrl-C are honoured between kernel calls;
 #: slices adapt to aim at this many seconds each
@@ -78,8 +79,12 @@ class Search:
     cells: int
     ctl: np.ndarray
     out: np.ndarray
+    deadline: float | None = None  #: the running ``run``'s, on ``time.perf_counter``'s clock
     #: nodes in the first slice of ``run``, before the speed of this puzzle is known
     first_slice: int = FIRST_SLICE
+    #: the kernel module it calls, a family of ``warming``: a first call with a time limit
+    #: waits for its compile only until then
+    family: str = ""
 
     def _call(self, limit: int, node_budget: int, record_at: int) -> int:
         """One kernel call; returns the protocol code (STACK_FULL included)."""
@@ -135,7 +140,9 @@ class Search:
         """Call the kernel in slices until it returns DONE or LIMIT, or a budget of ``limits``
         runs out (then BUDGET). Slicing keeps Ctrl-C and time limits responsive."""
         start = time.perf_counter()
-        deadline = None if limits.time_limit is None else start + limits.time_limit
+        deadline = self.deadline = None if limits.time_limit is None else start + limits.time_limit
+        if deadline is not None and not warming.ready(self.family, deadline):
+            return P.BUDGET
         node_stop = limits.nodes
         limit = int(limits.limit)
         slice_nodes = self.first_slice
@@ -167,6 +174,7 @@ class GeneralSearch(Search):
     64x64 board takes thousands of depth-first nodes, but hardly a dead end). ``engine`` is
     ``"auto"`` (that), ``"dfs"`` or ``"learn"`` (one of them only)."""
 
+    family = "search.general"
     #: the smallest board size that may switch to the learning kernel
     LEARN_FROM = 25
     #: depth-first dead ends before the switch
@@ -227,7 +235,7 @@ class GeneralSearch(Search):
                 self._all_sums()
             else:
                 node_budget = min(node_budget, self.LIGHT_FAILS)  # look again soon
-        if may_learn and (self.engine == "learn" or dead_ends >= self.DFS_FAILS):
+        if may_learn and (self.engine == "learn" or dead_ends >= self.DFS_FAILS) and self._learner_ready():
             self._start_learning()
         elif may_learn:
             node_budget = min(node_budget, self.DFS_FAILS)  # look again soon
@@ -253,6 +261,13 @@ class GeneralSearch(Search):
         self.ctl[P.DEPTH] = -1
         self.ctl[P.COUNT] = 0
 
+    def _learner_ready(self) -> bool:
+        """Whether to switch now: with a deadline, "auto" searches depth-first on while the
+        learning kernel first compiles on a thread (a switch would wait for it past the deadline)."""
+        if self.deadline is None or self.engine == "learn":
+            return True
+        return warming.ready("search.learn", time.perf_counter(), quiet=True)
+
     def _start_learning(self) -> None:
         """Start over with the learning kernel: no solution went back yet, so counting again
         from zero loses nothing; nodes and guesses keep adding up."""
@@ -270,25 +285,10 @@ class GeneralSearch(Search):
 
     def _call_dfs(self, general, limit: int, node_budget: int, record_at: int) -> int:
         return general.search(
-            self.givens,
-            self.houses,
-            self.cell_houses,
-            self.full,
-            self.stack,
-            self.branch_cell,
-            self.branch_rest,
-            self.ctl,
-            limit,
-            node_budget,
-            record_at,
-            self.out,
-            self.queue,
-            self.dirty,
-            self.options,
-            self.work,
-            self.iwork,
-            self.variant,
-        )
+            self.givens, self.houses, self.cell_houses, self.full, self.stack, self.branch_cell, self.branch_rest,
+            self.ctl, limit, node_budget, record_at, self.out, self.queue, self.dirty, self.options, self.work,
+            self.iwork, self.variant,
+        )  # fmt: skip
 
     def _grow(self) -> None:
         if self.learner is not None:
@@ -299,6 +299,8 @@ class GeneralSearch(Search):
 
 class ClassicSearch(Search):
     """The classic kernel: 9x9 with 3x3 boxes, candidates as band bitboards."""
+
+    family = "search.classic"
 
     def __init__(self, board: Board) -> None:
         classic = _kernel("search.classic")
@@ -329,6 +331,8 @@ class HexaSearch(Search):
     (``hexa.WDEG`` or ``hexa.CELL``) and ``rules`` (0 or ``hexa.LOCKED``) default to the
     kernel's ``DEFAULT_BRANCHING`` and ``DEFAULT_RULES``; with ``CELL`` and the general
     kernel's rules it walks the general kernel's very search tree."""
+
+    family = "search.hexa"
 
     def __init__(self, board: Board, branching: int | None = None, rules: int | None = None) -> None:
         hexa = _kernel("search.hexa")
@@ -361,6 +365,8 @@ class HexaSearch(Search):
 
 class OptimizeSearch(Search):
     """The branch-and-bound kernel over one board and one weight vector (maximising)."""
+
+    family = "search.optimize"
 
     def __init__(self, board: Board, weights: np.ndarray, sweeps: int | None = None) -> None:
         K = _kernel("search.optimize")
@@ -661,22 +667,21 @@ def generation_kernel(shape: Shape) -> tuple[Any, int]:
     return generate, kind
 
 
-# -- variants: a board's rules as the general kernel's tables ---------------------------------
+def _empty(size: int) -> Board:
+    return Board(np.zeros(size * size, dtype=np.uint8), Shape.for_size(size))
 
 
-def variant_of(board: Board, runs: bool = True) -> tuple[Geometry, tuple[np.ndarray, ...]]:
-    """The general kernel's view of ``board``'s rules: the houses it searches (the board's,
-    and every cage of ``n`` cells, which is a house) and the ``variant`` tuple of
-    ``kernels/search/cages.py`` (starting candidates, cage tables; the rule of 45 over runs of rows
-    and columns too where ``runs``)."""
-    shape = board.shape
-    if not board.cages:
-        plain = plain_variant(shape.cells, shape.size)
-        if board.candidates is None:
-            return board.geometry, plain
-        return board.geometry, (board.start_masks(),) + plain[1:]
-    geometry, cells, info, combos = cage_tables(board.geometry, board.cages, runs)
-    return geometry, (board.start_masks(), cells, info, combos)
+#: each search kernel's first compile (``warming``): a small search with no deadline
+_FIRST_SEARCHES = {
+    "search.classic": ("the 9x9 search kernel", lambda: ClassicSearch(_empty(9)).run(Limits(2, node_limit=10_000))),
+    "search.hexa": ("the 16x16 search kernel", lambda: HexaSearch(_empty(16)).run(Limits(2, node_limit=10_000))),
+    "search.general": ("the search kernel", lambda: GeneralSearch(_empty(4), engine="dfs").run(Limits(2, node_limit=10_000))),
+    "search.learn": ("the learning kernel", lambda: GeneralSearch(_empty(25), engine="learn").run(Limits(1, node_limit=1_000))),
+    "search.optimize": ("the optimisation kernel", lambda: optimize_search(
+        _empty(4), np.ones(16, dtype=np.int64)).run(Limits(UNLIMITED, node_limit=10_000))),
+}
+for _name, (_what, _warm) in _FIRST_SEARCHES.items():
+    warming.register(_name, _what, functools.partial(lambda name: compiles_on_first_call(_kernel(name).search), _name), _warm)
 
 
 def warm_up() -> list[str]:
@@ -684,17 +689,12 @@ def warm_up() -> list[str]:
     searches of every kernel, the batch loops, the learning and the optimisation kernels."""
     warmed = []
     for size in (4, 9, 16, 25):
-        shape = Shape.for_size(size)
-        board = Board(np.zeros(shape.cells, dtype=np.uint8), shape)
-        search = search_for(board)
-        search.run(Limits(2, node_limit=10_000))
-        solve_arrays(board.cells[None, :], shape, Limits(1, node_limit=10_000), np.zeros(1, dtype=bool))
-        warmed.append(f"{shape.name} ({shape_kernel(shape) or 'general'})")
-    learner = GeneralSearch(Board(np.zeros(625, dtype=np.uint8), Shape(5, 5)), engine="learn")
-    learner.run(Limits(1, node_limit=1_000))
-    warmed.append("learning")
+        board = _empty(size)
+        search_for(board).run(Limits(2, node_limit=10_000))
+        solve_arrays(board.cells[None, :], board.shape, Limits(1, node_limit=10_000), np.zeros(1, dtype=bool))
+        warmed.append(f"{board.shape.name} ({shape_kernel(board.shape) or 'general'})")
     repeats(np.zeros((1, 81), dtype=np.uint8), Shape(3, 3))
-    optimizer = optimize_search(Board(np.zeros(16, dtype=np.uint8), Shape(2, 2)), np.ones(16, dtype=np.int64))
-    optimizer.run(Limits(UNLIMITED, node_limit=10_000))
-    warmed.append("optimisation")
+    for name in ("search.learn", "search.optimize"):
+        _FIRST_SEARCHES[name][1]()
+        warmed.append(name.split(".")[1].replace("learn", "learning").replace("optimize", "optimisation"))
     return warmed

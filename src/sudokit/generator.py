@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as np
 
-from . import engines, solver
+from . import engines, solver, warming
 from .board import Board
 from .logic.human import rate_solved
 from .logic.techniques import Level
@@ -324,6 +324,8 @@ def _draw_round(
     the carving targets (unique, minimal, clues), and the givens of every puzzle carved (none
     when the ``deadline``, a ``time.perf_counter()`` reading, passed before the carve ended)."""
     shape = request.shape
+    if not warming.ready("search.generate", deadline):
+        return [], np.zeros(0, dtype=np.int64)
     size = _round_size(shape, index)
     rng = np.random.default_rng([request.entropy, index])
     kernel, kind = engines.generation_kernel(shape)
@@ -595,4 +597,14 @@ def cpu_workers() -> int:
     return int(value) if value and value.isdigit() and int(value) > 0 else engines.cpus()
 
 
+def _warm() -> None:
+    """Compile (or load) the generation kernels: both ways of proving uniqueness (the classic
+    kernel on 9x9, the general one elsewhere), and the grids of boards past ``FILL_UP_TO``."""
+    for shape in ("4x4", "9x9"):
+        generate(1, shape=shape, seed=1)
+    full_grids(1, shape=Shape(4, 5), mixing=1, seed=1)
 
+
+# a first carve compiles these for seconds: a time limit waits for that only until it runs out
+warming.register("search.generate", "the generation kernels",
+                 lambda: engines.compiles_on_first_call(engines.generation_kernel(Shape(2, 2))[0].carve), _warm)

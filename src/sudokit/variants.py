@@ -6,6 +6,7 @@ loaded here."""
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import numpy as np
 
@@ -131,3 +132,18 @@ def derived_cages(
         (int(total), tuple(cells.tolist()), bool(one))
         for total, cells, one in zip(sums.tolist(), members, distinct.tolist())
     ]
+
+
+def variant_of(board: Any, runs: bool = True) -> tuple[Geometry, tuple[np.ndarray, ...]]:
+    """The general kernel's view of the rules of ``board`` (a :class:`sudokit.Board`): the houses
+    it searches (the board's, and every cage of ``n`` cells, which is a house) and the ``variant``
+    tuple of ``kernels/search/cages.py`` (starting candidates, cage tables; the rule of 45 over runs
+    of rows and columns too where ``runs``)."""
+    shape = board.shape
+    if not board.cages:
+        plain = plain_variant(shape.cells, shape.size)
+        if board.candidates is None:
+            return board.geometry, plain
+        return board.geometry, (board.start_masks(),) + plain[1:]
+    geometry, cells, info, combos = cage_tables(board.geometry, board.cages, runs)
+    return geometry, (board.start_masks(), cells, info, combos)

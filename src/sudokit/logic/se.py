@@ -23,7 +23,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from .. import engines
+from .. import engines, warming
 from ..board import Board
 from ..kernels.se import ids as T
 from ..results import Limits, SolveStatus
@@ -205,7 +205,7 @@ class _Engine:
             res[rate.R_STATUS] = rate.RUNNING
 
     def _nested_step(self) -> int:
-        if self.nest is None and not _nested_ready(self.deadline):
+        if self.nest is None and not warming.ready("se.nested", self.deadline):
             return -2  # still compiling at the deadline: the budget ran out, as it would searching
         return self._nested_call()
 
@@ -273,15 +273,24 @@ def _round(value: float) -> float:
     return int((value + 0.05) * 10) / 10.0
 
 
+def _compiling(start: float) -> SEResult:
+    """A rating whose deadline came while SE's kernels first compiled: unknown, no step taken."""
+    er = _floor(0)
+    return SEResult(SolveStatus.UNKNOWN, _round(er), _round(er), _round(er), 0, False, 0, time.perf_counter() - start)
+
+
 def rate_board(board: Board, limits: Limits | None = None) -> SEResult:
     """ER, EP and ED of a 9x9 board with one solution (the caller proves it), within the
     budget of ``limits`` (``time_limit``, ``node_limit``)."""
     start = time.perf_counter()
+    time_limit = None if limits is None else limits.time_limit
+    deadline = None if time_limit is None else start + time_limit
+    if not warming.ready("se", deadline):
+        return _compiling(start)
     engine = _engine()
     engine.load(board)
     node_limit = None if limits is None else limits.node_limit
-    time_limit = None if limits is None else limits.time_limit
-    deadline = engine.deadline = None if time_limit is None else start + time_limit
+    engine.deadline = deadline
     rate = 0.0
     while True:
         units = None if node_limit is None else node_limit - engine.work
@@ -319,10 +328,13 @@ def rate_board(board: Board, limits: Limits | None = None) -> SEResult:
 def explain_board(board: Board, limits: Limits | None = None) -> tuple[tuple[SEStep, ...], SEResult]:
     """Every step SE's policy takes on a 9x9 board with one solution, and the ratings."""
     start = time.perf_counter()
+    deadline = None if limits is None or limits.time_limit is None else start + limits.time_limit
+    if not warming.ready("se", deadline):
+        return (), _compiling(start)
     engine = _engine()
     engine.load(board)
     node_limit = None if limits is None else limits.node_limit
-    deadline = engine.deadline = None if limits is None or limits.time_limit is None else start + limits.time_limit
+    engine.deadline = deadline
     steps: list[SEStep] = []
     er = ep = ed = 0.0
     pearl = False
@@ -376,44 +388,23 @@ def warm_nested() -> None:
     engine._nested_call()
 
 
-#: the nested chains compile in minutes where no cache holds them: on a thread of their own,
-#: so that a rating with a time limit keeps it (and says "unknown") while they compile
-_nested_compiled = threading.Event()
-_nested_start = threading.Lock()
-_nested_failure: list[BaseException] = []
-_nested_thread: threading.Thread | None = None
+def warm() -> None:
+    """Compile (or load) SE's kernels but the nested chains: a rating and an explanation of an
+    easy board, with no deadline."""
+    board = Board(np.array([int(c) for c in _EASY], dtype=np.uint8))
+    rate_board(board)
+    explain_board(board)
 
 
-def _compile_nested() -> None:
-    try:
-        warm_nested()
-    except BaseException as error:  # noqa: BLE001 - handed to the caller, who raises it
-        _nested_failure.append(error)
-    finally:
-        _nested_compiled.set()
+#: a puzzle that SE's singles solve
+_EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 
-
-def _nested_ready(deadline: float | None) -> bool:
-    """Whether the nested chains' kernel can be called now; where it must be compiled first,
-    compile it on a thread and wait for it up to ``deadline`` (None: as long as it takes)."""
-    global _nested_thread
-    if _nested_compiled.is_set():
-        if _nested_failure:
-            raise _nested_failure[0]
-        return True
-    with _nested_start:
-        if _nested_thread is None:
-            if not engines.compiles_on_first_call(engines.se_nested_kernel().nested_step):
-                _nested_compiled.set()
-                return True
-            _nested_thread = threading.Thread(target=_compile_nested, name="sudokit-nested-chains", daemon=True)
-            _nested_thread.start()
-    timeout = None if deadline is None else max(0.0, deadline - time.perf_counter())
-    if not _nested_compiled.wait(timeout):
-        return False
-    if _nested_failure:
-        raise _nested_failure[0]
-    return True
+# SE's kernels compile in a minute or two, the nested chains in minutes more, where no cache
+# holds them: on a thread of their own, so that a rating with a time limit keeps it
+warming.register("se", "the Sudoku Explainer kernels",
+                 lambda: engines.compiles_on_first_call(engines.se_kernels().rate.rate), warm)
+warming.register("se.nested", "Sudoku Explainer's nested forcing chains",
+                 lambda: engines.compiles_on_first_call(engines.se_nested_kernel().nested_step), warm_nested)
 
 
 def kernels() -> SimpleNamespace:

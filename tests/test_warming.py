@@ -1,0 +1,132 @@
+"""A time limit is a promise, the first call included (``sudokit/warming.py``): where a kernel
+family must compile first, a caller with a deadline waits for that only until its deadline and
+answers "unknown"; the compile goes on, once however many ask, for the next call."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import sudokit
+from sudokit import engines, warming
+from sudokit.cli import cli
+from sudokit.generator import GenerationError
+from sudokit.logic import se as se_logic
+from sudokit.results import Limits, SolveStatus
+
+PUZZLE = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"  # SE 6.6-ish
+
+
+@pytest.fixture
+def compiling(monkeypatch):
+    """``hold(name)``: family ``name`` looks uncompiled, and its compile runs until ``release``
+    is set; ``calls`` lists the compiles started."""
+    release = threading.Event()
+    calls: list[str] = []
+
+    def hold(name: str) -> warming.Family:
+        old = warming.family(name)
+        fresh = warming.Family(name, old.what, lambda: True, lambda: (calls.append(name), release.wait(30)))
+        monkeypatch.setitem(warming._families, name, fresh)
+        return fresh
+
+    yield hold, release, calls
+    release.set()
+
+
+def test_a_caller_waits_only_until_its_deadline_and_one_compile_serves_all(compiling):
+    hold, release, calls = compiling
+    family = hold("search.general")
+    began = time.perf_counter()
+    assert not family.ready(began + 0.05)
+    assert time.perf_counter() - began < 2
+    assert not family.ready(time.perf_counter() + 0.05)
+    assert calls == ["search.general"]  # one compile, however many ask
+    release.set()
+    assert family.ready(time.perf_counter() + 5)
+    assert family.ready(time.perf_counter())  # done: no wait at all
+    assert calls == ["search.general"]
+
+
+def test_no_deadline_compiles_in_line_and_a_failure_reaches_every_caller():
+    started = []
+    family = warming.Family("x", "x", lambda: True, lambda: started.append(1))
+    assert family.ready(None) and not started and family.thread is None  # the caller compiles itself
+
+    def broken() -> None:
+        raise RuntimeError("no compiler")
+
+    family = warming.Family("y", "y", lambda: True, broken)
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="no compiler"):
+            family.ready(time.perf_counter() + 5)
+    compiled = warming.Family("z", "z", lambda: False, broken)
+    assert compiled.ready(time.perf_counter()) and compiled.thread is None  # cached: nothing to run
+
+
+def test_a_search_keeps_its_time_limit_while_its_kernel_compiles(compiling):
+    hold, _, _ = compiling
+    hold("search.general")
+    began = time.perf_counter()
+    result = sudokit.count("." * 16, 2, time_limit=0.1)
+    assert result.status is SolveStatus.UNKNOWN
+    assert time.perf_counter() - began < 2
+    assert sudokit.count("." * 16, 2).status is SolveStatus.SEVERAL  # no time limit: no wait
+
+
+def test_auto_searches_depth_first_while_the_learning_kernel_compiles(compiling):
+    hold, release, _ = compiling
+    hold("search.learn")
+    search = engines.GeneralSearch(sudokit.Board(np.zeros(625, dtype=np.uint8), sudokit.Shape(5, 5)))
+    search.deadline = time.perf_counter() + 5
+    assert not search._learner_ready()
+    search.deadline = None
+    assert search._learner_ready()  # no deadline: the switch compiles in line
+    release.set()
+
+
+def test_a_rating_on_se_scale_keeps_its_time_limit_while_se_compiles(compiling, capsys):
+    hold, _, calls = compiling
+    hold("se")
+    began = time.perf_counter()
+    result = se_logic.rate_board(sudokit.Board.parse(PUZZLE), Limits(1, time_limit=0.1))
+    assert result.status is SolveStatus.UNKNOWN and result.steps == 0 and result.er >= 1.0
+    steps, explained = se_logic.explain_board(sudokit.Board.parse(PUZZLE), Limits(1, time_limit=0.1))
+    assert steps == () and explained.status is SolveStatus.UNKNOWN
+    assert time.perf_counter() - began < 2
+    assert calls == ["se"]
+    done = CliRunner().invoke(cli, ["rate", "--scale", "se", "--time-limit", "0.1"], input=PUZZLE + "\n")
+    assert done.exit_code == 3, done.output
+    assert done.stdout.startswith(PUZZLE + " >=")
+    assert "compiled for the first time" in capsys.readouterr().err + done.stderr
+
+
+def test_generation_keeps_its_time_limit_while_its_kernels_compile(compiling):
+    hold, _, _ = compiling
+    hold("search.generate")
+    began = time.perf_counter()
+    with pytest.raises(GenerationError, match="time limit"):
+        sudokit.generate(1, shape="4x4", seed=1, time_limit=0.1)
+    assert time.perf_counter() - began < 2
+
+
+def test_a_time_limit_holds_while_the_nested_chains_compile(compiling):
+    """The nested chains compile in minutes: a rating with a time limit does not wait past it,
+    the step says 'budget'."""
+    hold, release, calls = compiling
+    hold("se.nested")
+    engine = se_logic._Engine()
+    engine.load(sudokit.Board.parse("." * 81))
+    engine.budget(1)
+    engine.deadline = time.perf_counter() + 0.05
+    assert engine._nested_step() == -2 and engine.nest is None  # not waited for: the deadline came first
+    assert calls == ["se.nested"]
+    release.set()
+    engine._nested_call = lambda: 7  # type: ignore[method-assign]  # the kernel itself is not the point here
+    engine.deadline = time.perf_counter() + 0.05
+    assert engine._nested_step() == 7  # compiled: the call goes through
+    assert calls == ["se.nested"]  # one compile, however many ask
