@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from conftest import ENTRIES
 
+from sudokit.engines import AHEAD
 from sudokit.kernels.build import ahead as aot
 from sudokit.kernels.search import protocol as P
 
@@ -95,24 +96,31 @@ def test_ahead_givens_check_agrees():
 
 @pytest.mark.slow
 def test_the_build_compiles_an_extension_that_serves(tmp_path):
-    """What ``setup.py`` runs: ``ahead.py DIR`` on a copy of the kernels, then a fresh process
-    that loads the result and solves with it, without importing numba."""
-    if shutil.which("cc") is None and shutil.which("gcc") is None:
-        pytest.skip("no C compiler")
-    package = tmp_path / "sudokit"
-    shutil.copytree(PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__", "_ahead*"))
-    folder = package / "kernels" / "build"
-    done = subprocess.run([sys.executable, str(folder / "ahead.py"), str(folder)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr[-2000:]
+    """What ``setup.py`` runs: ``ahead.py DIR``, then a fresh process that loads the result and
+    solves with it, without importing numba. Where the install already built an extension for
+    these very sources and this CPU (its digest says so) that extension is the build's proof, and
+    the fresh process runs on it; elsewhere the build runs here, on a copy of the kernels (minutes)."""
+    if all(aot.load(name) is not None for name in AHEAD):
+        root = PACKAGE.parent
+    else:
+        # .ci/run installs the project as the README says, and that install builds the extension
+        assert os.environ.get("CI") != "true" or os.environ.get("SUDOKIT_AHEAD") == "0", "the install built no usable extension"
+        if shutil.which("cc") is None and shutil.which("gcc") is None:
+            pytest.skip("no C compiler")
+        package = tmp_path / "sudokit"
+        shutil.copytree(PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__", "_ahead*"))
+        folder = package / "kernels" / "build"
+        done = subprocess.run([sys.executable, str(folder / "ahead.py"), str(folder)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-2000:]
+        root = tmp_path
     probe = (
         "import sys, sudokit\n"
         "from sudokit.kernels.build import ahead\n"
-        "assert ahead.load('search.classic') is not None and ahead.load('search.hexa') is not None\n"
-        "assert ahead.load('hodoku.core') is not None and ahead.load('hodoku.solver') is not None\n"
+        f"assert all(ahead.load(name) is not None for name in {AHEAD!r})\n"
         "print(sudokit.solve('.' * 81).board.to_line()[:9], 'numba' in sys.modules)\n"
         f"print(sudokit.rate({ENTRIES[0].puzzle!r}, scale='hodoku').score > 0, 'numba' in sys.modules)\n"
     )
-    env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    env = {"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}
     env.update({k: v for k, v in os.environ.items() if k in ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES")})
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
