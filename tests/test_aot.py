@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 from conftest import ENTRIES
 
-from sudokit.engines import AHEAD
 from sudokit.kernels.build import ahead as aot
 from sudokit.kernels.search import protocol as P
+
+AHEAD = tuple(name for names in aot.UNITS.values() for name in names)
 
 PACKAGE = Path(aot.__file__).resolve().parents[2]
 
@@ -206,8 +207,9 @@ def test_ahead_and_jit_logic_kernels_rate_alike():
 
 
 def test_hints_ratings_and_explanations_load_no_numba():
-    """With the kernels compiled ahead of time, the human-style commands never import numba."""
-    if aot.load("hodoku.core") is None or aot.load("hodoku.solver") is None:
+    """With the kernels compiled ahead of time, the human-style commands never import numba
+    (SE's scale included, on a puzzle that needs no nested chains)."""
+    if any(aot.load(name) is None for name in ("hodoku.core", "hodoku.solver", "se.core", "se.rate")):
         pytest.skip("no kernels compiled ahead of time for these sources and this CPU")
     puzzle = next(e.puzzle for e in ENTRIES if e.size == 9 and e.count == 1)
     probe = (
@@ -216,12 +218,14 @@ def test_hints_ratings_and_explanations_load_no_numba():
         "h = sudokit.hint(p)\n"
         "r = sudokit.rate(p, scale='hodoku')\n"
         "e = sudokit.explain(p)\n"
-        "print(h is not None, r.score > 0, 'numba' in sys.modules)\n"
+        "s = sudokit.rate(p, scale='se')\n"
+        "x = sudokit.explain_se(p)\n"
+        "print(h is not None, r.score > 0, s.se is not None and len(x.steps) > 0, 'numba' in sys.modules)\n"
     )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["True", "True", "False"]
+    assert done.stdout.split() == ["True", "True", "True", "False"]
 
 
 def test_ahead_kernels_release_the_gil():

@@ -71,6 +71,10 @@ LATE_IMPORTS = {
     ("sudokit.kernels.build.ahead", "sudokit.kernels.search.lanes"): "the build only: lanes imports numba",
     ("sudokit.kernels.build.ahead", "numba.core"): "the build only: the target features of numba's code generator",
     ("sudokit.kernels.build.ahead", "tempfile"): "the build only",
+    ("sudokit.kernels.build.ahead", "subprocess"): "the build only: a process per compile unit",
+    ("sudokit.kernels.build.ahead", "time"): "the build only: how long each unit took",
+    ("sudokit.kernels.build.ahead", "numba"): "the build only: the records' types (numba.typeof)",
+    ("sudokit.kernels.build.ahead", "numpy"): "start-up cost: only a unit with an array constant (SE's rule floors) reads one",
 }
 
 #: kernel modules ``engines`` loads on first use through ``_kernel(name)`` (start-up cost:

@@ -39,20 +39,17 @@ SLICE_SECONDS = 0.05
 #: the node count of the first slice, before the speed of this puzzle is known
 FIRST_SLICE = 20_000
 
-#: kernel modules whose functions the build compiles ahead of time (``kernels/build/ahead.py``)
-AHEAD = ("search.classic", "search.hexa", "search.givens", "hodoku.core", "hodoku.solver")
-
 _kernels: dict[str, Any] = {}
 
 
 def _kernel(name: str) -> Any:
     """The kernel module ``kernels.<name>``, imported on first use (start-up cost: numba loads
-    only when a search runs; one dictionary lookup afterwards). For the modules of ``AHEAD``,
-    their functions compiled ahead of time where the build made them for this CPU and these
-    sources: numba is then not imported at all."""
+    only when a search runs; one dictionary lookup afterwards). For the modules the build
+    compiles ahead of time (``kernels/build/ahead.py``'s ``UNITS``), their functions compiled
+    for this CPU and these sources where the build made them: numba is then not imported at all."""
     module = _kernels.get(name)
     if module is None:
-        if name in AHEAD:
+        if name != "build.ahead":
             module = _kernel("build.ahead").load(name)
         if module is None:
             module = importlib.import_module(f".kernels.{name}", __package__)
@@ -629,11 +626,11 @@ def logic_kernels() -> SimpleNamespace:
 
 @functools.lru_cache(maxsize=None)
 def se_kernels() -> SimpleNamespace:
-    """Sudoku Explainer's rating kernels (9x9): ``core`` (the grid and the hint record),
-    ``chains`` (the chain workspace) and ``rate`` (a step, the rating loop)."""
+    """Sudoku Explainer's rating kernels (9x9): ``core`` (the grid, the hint record and the
+    chains' workspace) and ``rate`` (a step, the rating loop)."""
     rate = _kernel("se.rate")
     _notify(rate.rate, "the Sudoku Explainer kernels", takes="one or two minutes")
-    return SimpleNamespace(core=_kernel("se.core"), chains=_kernel("se.chains"), rate=rate)
+    return SimpleNamespace(core=_kernel("se.core"), rate=rate)
 
 
 def se_nested_kernel() -> Any:

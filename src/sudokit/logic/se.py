@@ -161,7 +161,7 @@ class _Engine:
         kernels = engines.se_kernels()
         self.k = kernels
         self.g = kernels.core.new_grid()
-        self.ws = kernels.chains.new_workspace()
+        self.ws = kernels.core.new_workspace()
         self.h = kernels.core.new_hint()
         self.scratch = kernels.core.new_hint()
         self.best = kernels.core.new_hint()
@@ -213,7 +213,7 @@ class _Engine:
         if self.nest is None:
             counters = self.ws[13]  # shared: the inner searches' work counts against the budget
             kernel = engines.se_nested_kernel()
-            self.nest = (kernel, self.k.chains.new_workspace(counters), self.k.chains.new_workspace(counters),
+            self.nest = (kernel, self.k.core.new_workspace(counters), self.k.core.new_workspace(counters),
                          kernel.new_hints(), kernel.new_hints())
         kernel, *arrays = self.nest
         return int(kernel.nested_step(self.g, self.ws, self.h, *arrays, self.k.rate.BASE_RULES))

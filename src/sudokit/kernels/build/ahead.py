@@ -6,9 +6,10 @@ most of a warm run; compiling the techniques, minutes).
 
 ``python src/sudokit/kernels/build/ahead.py DIR`` (what ``setup.py`` runs while building) compiles
 ``EXPORTS`` with numba's ahead-of-time compiler (``numba.pycc``) for the building machine's
-CPU into the extension module ``_ahead`` in DIR, and writes ``_ahead.json`` beside it: the
-digest of the kernel sources it was compiled from, the CPU it was compiled for and the
-constants the Python layer reads from those modules. ``load(name)`` gives one kernel module's
+CPU, one extension module a unit of ``UNITS`` (``_ahead_search`` ...) in DIR, the units in
+processes side by side on every core; beside each it writes its ``.json``: the digest of the
+kernel sources it was compiled from (an edited HoDoKu finder leaves the searches compiled), the
+CPU it was compiled for and the constants the Python layer reads from those modules. ``load(name)`` gives one kernel module's
 compiled functions and constants (and the plain-Python functions of ``PLAIN`` it re-exports),
 or None where there is no extension, where it was built from
 other sources (an edited checkout) or for another CPU, or where the JIT is disabled or
@@ -31,7 +32,16 @@ from types import SimpleNamespace
 
 HERE = Path(__file__).resolve().parent
 KERNELS = HERE.parent
-NAME = "_ahead"
+
+#: the compile units, each an extension of its own, the longest to compile first; a unit's
+#: digest covers its modules' sources, what they import and its entries below (``BUILD``
+#: changes when the way of building does)
+UNITS: dict[str, tuple[str, ...]] = {
+    "_ahead_hodoku": ("hodoku.core", "hodoku.solver"),
+    "_ahead_se": ("se.core", "se.rate"),
+    "_ahead_search": ("search.classic", "search.hexa", "search.givens"),
+}
+BUILD = 2
 
 #: the human-style solver's arrays, as ``hodoku.record`` and ``logic.grid.geometry`` make them:
 #: its state, the board's geometry tables (read-only) and a step record
@@ -39,6 +49,15 @@ _STATE = "Tuple((int32[::1], uint64[::1], int32[:, ::1], int32[:, ::1], int32[:,
 _TABLE = "Array(int32, 2, 'C', readonly=True)"
 _GEO = f"Tuple(({_TABLE}, {_TABLE}, {_TABLE}, Array(int64, 1, 'C', readonly=True)))"
 _STEP = "Tuple((int64[::1], int32[:, ::1], int32[:, ::1], int32[::1], int32[::1], int32[::1], int32[:, ::1], uint64[::1]))"
+
+#: names a signature may use for records of many arrays: the numba type of what the maker
+#: (a module of plain Python, a function) returns, read at build time
+RECORDS = {
+    "SE_GRID": ("se.record", "new_grid"),
+    "SE_HINT": ("se.record", "new_hint"),
+    "SE_WS": ("se.record", "new_workspace"),
+}
+_SE_STEP = "SE_GRID, SE_WS, SE_HINT, SE_HINT, SE_HINT"
 
 #: kernel module -> exported function -> numba signature (arrays C-contiguous, as the Python
 #: layer makes them). The compiled functions do not check their arguments' types (a wrong
@@ -76,11 +95,22 @@ EXPORTS: dict[str, dict[str, str]] = {
             " int64[:, ::1], int64[::1])"
         ),
     },
+    "se.core": {
+        "load": "void(SE_GRID, int64[::1])",
+        "apply_hint": "void(SE_GRID, SE_HINT)",
+        "solved": "boolean(SE_GRID)",
+    },
+    "se.rate": {
+        "rate": f"void({_SE_STEP}, int64[::1], float64[::1], int64[:, ::1], int64)",
+        "step": f"int64({_SE_STEP}, int64)",
+        "book": "void(SE_GRID, SE_HINT, int64[::1], float64[::1], int64[:, ::1], int64)",
+    },
 }
 #: kernel module -> (a module of plain Python that imports no numba, the functions of it the
 #: kernel module re-exports for the Python layer), served beside the compiled functions
 PLAIN: dict[str, tuple[str, tuple[str, ...]]] = {
     "hodoku.core": ("hodoku.record", ("new_state", "new_step")),
+    "se.core": ("se.record", ("new_grid", "new_hint", "new_workspace")),
 }
 #: the module constants the Python layer reads, kept beside the compiled functions
 CONSTANTS: dict[str, tuple[str, ...]] = {
@@ -89,6 +119,9 @@ CONSTANTS: dict[str, tuple[str, ...]] = {
     "search.givens": (),
     "hodoku.core": (),
     "hodoku.solver": (),
+    "se.core": (),
+    "se.rate": ("RES", "R_STATUS", "R_STEPS", "R_RULE", "R_PEARL_SET", "RUNNING", "SOLVED", "STUCK", "BUDGET",
+                "BASE_RULES", "RULE_FLOORS"),
 }
 
 
@@ -112,20 +145,22 @@ def cpu() -> str:
     return hashlib.sha256(f"{platform.machine()}|{target}|{flags}".encode()).hexdigest()
 
 
-def sources_digest(files: list[str]) -> str:
-    """A digest of kernel sources, each named by its path below ``kernels/``."""
-    digest = hashlib.sha256()
+def sources_digest(files: list[str], entries: str = "") -> str:
+    """A digest of kernel sources, each named by its path below ``kernels/`` (and of a unit's
+    ``entries``)."""
+    digest = hashlib.sha256(entries.encode())
     for name in files:
         digest.update(name.encode())
         digest.update((KERNELS / name).read_bytes())
     return digest.hexdigest()
 
 
-def _usable(info: dict) -> bool:
+def _usable(info: dict, unit: str | None = None) -> bool:
     if os.environ.get("SUDOKIT_AHEAD", "1") == "0" or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return False
     try:
-        return info["sources"] == sources_digest(info["files"]) and info["cpu"] == cpu()
+        made = entries(unit) if unit is not None else ""
+        return info["sources"] == sources_digest(info["files"], made) and info["cpu"] == cpu()
     except (KeyError, OSError):
         return False
 
@@ -139,15 +174,16 @@ def load(name: str) -> SimpleNamespace | None:
     if name in _loaded:
         return _loaded[name]
     found = None
-    if name in EXPORTS:
-        info = _info()
+    unit = next((unit for unit, modules in UNITS.items() if name in modules), None)
+    if unit is not None:
+        info = _info(unit)
         if info is not None:
             try:
-                extension = importlib.import_module(f"{__package__}.{NAME}")
+                extension = importlib.import_module(f"{__package__}.{unit}")
             except ImportError:
                 extension = None
             if extension is not None:
-                found = SimpleNamespace(**info["constants"][name])
+                found = SimpleNamespace(**{k: _constant(v) for k, v in info["constants"][name].items()})
                 for function in EXPORTS[name]:
                     setattr(found, function, getattr(extension, _exported(name, function)))
                 if name in PLAIN:
@@ -159,34 +195,57 @@ def load(name: str) -> SimpleNamespace | None:
     return found
 
 
+def _constant(value):
+    """A constant as the kernel module has it: an integer, or an array kept as its list."""
+    if isinstance(value, dict):
+        import numpy as np
+
+        return np.array(value["array"], dtype=value["dtype"])
+    return value
+
+
+def _saved(value) -> int | dict:
+    if hasattr(value, "dtype") and value.ndim > 0:
+        return {"array": value.tolist(), "dtype": str(value.dtype)}
+    return int(value)
+
+
 def _exported(module: str, function: str) -> str:
     """The extension's name for a kernel function: ``search_classic_solve_many``."""
     return f"{module.replace('.', '_')}_{function}"
 
 
-_info_cache: list[dict | None] = []
+_info_cache: dict[str, dict | None] = {}
 
 
-def _info() -> dict | None:
-    if not _info_cache:
+def _info(unit: str) -> dict | None:
+    if unit not in _info_cache:
         try:
-            info = json.loads((HERE / f"{NAME}.json").read_text())
+            info = json.loads((HERE / f"{unit}.json").read_text())
         except (OSError, ValueError):
             info = None
-        _info_cache.append(info if info is not None and _usable(info) else None)
-    return _info_cache[0]
+        _info_cache[unit] = info if info is not None and _usable(info, unit) else None
+    return _info_cache[unit]
+
+
+def entries(unit: str) -> str:
+    """What a unit's digest covers beside the sources: its entries and how they are built."""
+    return json.dumps([BUILD] + [[m, EXPORTS[m], CONSTANTS[m], PLAIN.get(m)] for m in UNITS[unit]])
 
 
 # -- the build --------------------------------------------------------------------------------
 
 
-def build(folder: Path) -> None:
-    """Compile ``EXPORTS`` into ``folder/_ahead*.so`` and write ``folder/_ahead.json``.
-    Run in a process of its own: the kernels are imported from this file's folder."""
+def build(folder: Path, unit: str) -> None:
+    """Compile ``unit``'s entries of ``EXPORTS`` into ``folder/<unit>*.so`` and write
+    ``folder/<unit>.json``. Run in a process of its own: the kernels are imported from this
+    file's folder."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pycc is "pending deprecation" in numba 0.57+
         from numba.pycc import CC
 
+    import numba
+    from numba import types as numba_types
     from numba.core import codegen
     from numba.pycc import compiler as pycc_compiler
 
@@ -206,38 +265,82 @@ def build(folder: Path) -> None:
             self.release_gil = True
 
     pycc_compiler.Flags = ReleasingFlags  # type: ignore[misc]
-    compiler = CC(NAME, source_module="sudokit.kernels")
+    compiler = CC(unit, source_module="sudokit.kernels")
     compiler.output_dir = str(folder)
     compiler.target_cpu = os.environ.get("NUMBA_CPU_NAME") or "host"
-    constants: dict[str, dict[str, int]] = {}
+    constants: dict[str, dict[str, int | dict]] = {}
     files: set[str] = set()
-    for name, functions in EXPORTS.items():
+    names = dict(numba_types.__dict__)
+    for record, (maker_module, maker) in RECORDS.items():
+        made = getattr(importlib.import_module(f"sudokit.kernels.{maker_module}"), maker)()
+        names[record] = numba.typeof(made)
+    for name in UNITS[unit]:
         module = importlib.import_module(f"sudokit.kernels.{name}")
         files |= jit.kernel_closure(name)
-        constants[name] = {constant: int(getattr(module, constant)) for constant in CONSTANTS[name]}
+        constants[name] = {constant: _saved(getattr(module, constant)) for constant in CONSTANTS[name]}
         if name in PLAIN:
             files |= jit.kernel_closure(PLAIN[name][0])
-        for function, signature in functions.items():
+        for function, text in EXPORTS[name].items():
+            signature = eval(text, {}, names)  # numba's own signature syntax, with the records' names
             compiler.export(_exported(name, function), signature)(getattr(module, function).py_func)
     compiler.compile()
-    listed = sorted(module.replace(".", "/") + ".py" for module in files | {"build.ahead"})
-    info = {"sources": sources_digest(listed), "files": listed, "cpu": cpu(), "constants": constants}
-    (folder / f"{NAME}.json").write_text(json.dumps(info, indent=1) + "\n")
+    listed = sorted(module.replace(".", "/") + ".py" for module in files)
+    info = {"sources": sources_digest(listed, entries(unit)), "files": listed, "cpu": cpu(), "constants": constants}
+    (folder / f"{unit}.json").write_text(json.dumps(info, indent=1) + "\n")
+
+
+def build_all(folder: Path) -> int:
+    """Build every unit into ``folder``, each in a process of its own, as many at once as
+    there are CPUs; say on stdout what each prepares and how long it took. Returns the
+    failures' count (a unit that failed leaves the others usable)."""
+    import subprocess
+    import time
+
+    try:
+        width = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        width = os.cpu_count() or 1
+    waiting, failed = list(UNITS), 0
+    running: dict[str, subprocess.Popen] = {}
+    began = time.perf_counter()
+    while waiting or running:
+        while waiting and len(running) < max(1, width):
+            unit = waiting.pop(0)
+            print(f"sudokit: compiling {', '.join(UNITS[unit])} ahead of time", flush=True)
+            command = [sys.executable, __file__, str(folder), "--unit", unit]
+            running[unit] = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.2)
+        for unit, process in list(running.items()):
+            if process.poll() is None:
+                continue
+            _, errors = process.communicate()
+            del running[unit]
+            spent = time.perf_counter() - began
+            if process.returncode:
+                failed += 1
+                reason = (errors.strip().splitlines() or [f"exit status {process.returncode}"])[-1]
+                print(f"sudokit: {unit} not compiled ({reason})", file=sys.stderr, flush=True)
+            else:
+                print(f"sudokit: {unit} compiled ({spent:.0f} s since the build began)", flush=True)
+    return failed
 
 
 def _main(argv: list[str]) -> int:
-    """``ahead.py DIR``: build into DIR, importing the kernels from beside this file without
-    running the package's ``__init__`` (the build environment has numba and numpy only)."""
+    """``ahead.py DIR``: build every unit into DIR; ``ahead.py DIR --unit NAME``: one unit,
+    importing the kernels from beside this file without running the package's ``__init__``
+    (the build environment has numba and numpy only)."""
     import tempfile
 
     folder = Path(argv[0]).resolve()
+    if len(argv) < 3:
+        return 1 if build_all(folder) else 0
     package = types.ModuleType("sudokit")
     setattr(package, "__path__", [str(KERNELS.parent)])
     sys.modules["sudokit"] = package
     # an empty cache: a callee loaded from numba's cache cannot be linked into the extension
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="sudokit-ahead-")
     os.environ.pop("NUMBA_DISABLE_JIT", None)
-    build(folder)
+    build(folder, argv[2])
     return 0
 
 

@@ -19,9 +19,8 @@ import numpy as np
 
 from ..build.jit import kernel
 from .core import CELL_REGION, CROSS, IN_REGION, LOW, POP, REGION, empty_cells
+from .record import ADV_MAX, ADV_POOL
 
-ADV_MAX = 729
-ADV_POOL = 729 * 24
 
 
 def new_buffer():

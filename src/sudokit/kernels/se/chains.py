@@ -30,7 +30,8 @@ import numpy as np
 from . import ids as T
 from ..build.jit import kernel
 from ..search.bits import borrowed
-from .advanced import ADV_MAX, ADV_POOL, basic
+from .advanced import basic
+from .record import FRAMES, FS, POOL, QUEUE, new_workspace  # noqa: F401 - nested chains, the Python layer
 from .core import (
     digit_masks,
     CELL_POS,
@@ -49,9 +50,6 @@ from .core import (
     set_place,
 )
 
-FRAMES = 20
-POOL = 40000  #: parents per frame
-QUEUE = NP + 8
 
 # causes (what made a potential: SE's Potential.Cause)
 C_NONE = 0
@@ -73,52 +71,6 @@ F_AB_VIRTUAL = 7  #: which of the two is not in the frame: 0 the off one, 1 the 
 F_V_START = 8  #: the parents of that one, in the pool
 F_V_N = 9
 F_V_CAUSE = 10  #: the cause of that one
-FS = 16
-
-
-def new_workspace(counters=None):
-    """Frames, queues, grid undo log and scratch for the chain finders. Nested chains run in
-    workspaces of their own that share the outer one's ``counters`` (work done, budget)."""
-    return (
-        np.zeros((FRAMES, NP), dtype=np.int64),  # 0 mem: stamp when the potential is in the frame
-        np.zeros((FRAMES, NP), dtype=np.int64),  # 1 parent start
-        np.zeros((FRAMES, NP), dtype=np.int64),  # 2 parent count
-        np.zeros((FRAMES, POOL), dtype=np.int64),  # 3 parent pool
-        np.zeros((FRAMES, NP), dtype=np.int64),  # 4 cause
-        np.zeros((FRAMES, NP), dtype=np.int64),  # 5 order: on list then off list (two halves)
-        np.zeros((FRAMES, FS), dtype=np.int64),  # 6 frame scalars
-        np.zeros(QUEUE, dtype=np.int64),  # 7 queue of on potentials
-        np.zeros(QUEUE, dtype=np.int64),  # 8 queue of off potentials
-        np.zeros((NP, 2), dtype=np.int64),  # 9 undo log (cell, value)
-        np.zeros(81, dtype=np.int64),  # 10 source candidates
-        np.zeros((27, 10), dtype=np.int64),  # 11 source positions
-        np.zeros(NP, dtype=np.int64),  # 12 visit stamps (ancestor counts)
-        np.zeros(8, dtype=np.int64) if counters is None else counters,  # 13 counters: visit stamp, work, budget, flags
-        np.zeros(64, dtype=np.int64),  # 14 implication buffer: potentials
-        np.zeros(64, dtype=np.int64),  # 15 implication buffer: causes
-        np.zeros(64, dtype=np.int64),  # 16 implication buffer: hidden parents start
-        np.zeros(64, dtype=np.int64),  # 17 implication buffer: hidden parents count
-        np.zeros(512, dtype=np.int64),  # 18 implication buffer: hidden parents
-        np.zeros(NP, dtype=np.int64),  # 19 BFS queue (ancestor counts)
-        np.zeros((NP * 24, 3), dtype=np.int64),  # 20 cycle nodes (potential, parent node, depth)
-        np.zeros(NP * 24, dtype=np.int64),  # 21 cycle queue
-        np.zeros(NP, dtype=np.int64),  # 22 cycle: node of each on potential (stamped)
-        np.zeros(NP, dtype=np.int64),  # 23 cycle: stamp
-        np.zeros(NP, dtype=np.int64),  # 24 forcing chains: depth of each potential
-        np.zeros(ADV_MAX, dtype=np.int64),  # 25 advanced potentials (dynamic (+))
-        np.zeros(ADV_MAX, dtype=np.int64),  # 26 ... their parents' start
-        np.zeros(ADV_MAX, dtype=np.int64),  # 27 ... and count
-        np.zeros(ADV_POOL, dtype=np.int64),  # 28 ... the parents
-        np.zeros(2, dtype=np.int64),  # 29 ... counts
-        np.zeros((8, 10, 2), dtype=np.uint64),  # 30 per-value "nothing" caches: the value's cells
-        np.zeros((8, 10), dtype=np.int64),  # 31 ... 1 where that rule found nothing for them
-        np.zeros((10, 2), dtype=np.uint64),  # 32 the values' cells now (``digit_masks``)
-        np.zeros((FRAMES, NP), dtype=np.int64),  # 33 nested chains: complexity behind an advanced potential
-        np.zeros((FRAMES, NP), dtype=np.uint64),  # 34 ... and its identity (a hash of the chain)
-        np.zeros(ADV_MAX, dtype=np.int64),  # 35 advanced potentials: their nested chain's complexity
-        np.zeros(ADV_MAX, dtype=np.uint64),  # 36 ... and identity
-        np.zeros(NP * 24, dtype=np.int64),  # 37 cycle nodes: cause
-    )
 
 
 @kernel(inline="always")

@@ -30,6 +30,7 @@ import numpy as np
 
 from ..build.jit import kernel
 from ..search.bits import borrowed
+from .record import ALL, HDR, NP, new_grid, new_hint, new_workspace  # noqa: F401 - the Python layer's makers, here too
 
 # -- tables -----------------------------------------------------------------------------------
 
@@ -92,8 +93,6 @@ CELL_MASK = 0
 PEER_MASK = 81
 REGION_MASK = 162
 
-ALL = 0x3FE  #: every candidate, bits 1..9
-NP = 81 * 9 * 2  #: potentials
 
 # -- the grid ---------------------------------------------------------------------------------
 
@@ -111,15 +110,6 @@ def borrow_grid(g):
 def borrow_hint(h):
     return (borrowed(h[0]), borrowed(h[1]), borrowed(h[2]), borrowed(h[3]))
 
-
-
-def new_grid():
-    """``(values, cand, pos)`` of an empty board (every candidate everywhere)."""
-    values = np.zeros(81, dtype=np.int64)
-    cand = np.full(81, ALL, dtype=np.int64)
-    pos = np.zeros((27, 10), dtype=np.int64)
-    pos[:, 1:] = 0x1FF
-    return values, cand, pos
 
 
 @kernel(inline="always")
@@ -249,16 +239,6 @@ SRC = 8  #: a chain's first potential, or -1
 TARGET = 9  #: a chain's conclusion potential, or -1
 SUB = 10  #: a technique's variant (a forcing chain's kind, a link pattern's code, ...)
 REGION_SLOT = 11  #: a region the pattern stands on, -1 for none
-HDR = 16
-
-
-def new_hint():
-    return (
-        np.zeros(HDR, dtype=np.int64),
-        np.zeros(1, dtype=np.float64),
-        np.zeros((729, 2), dtype=np.int64),
-        np.zeros(81, dtype=np.int64),
-    )
 
 
 @kernel(inline="always")

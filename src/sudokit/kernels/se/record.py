@@ -1,0 +1,81 @@
+"""The arrays of Sudoku Explainer's kernels (the grid, a hint, the chains' workspace; see
+``core`` and ``chains`` for their layout), made in plain Python with numpy only: the Python
+layer makes them without loading numba where the kernels were compiled ahead of time
+(``kernels/build/ahead.py``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+ALL = 0x3FE  #: every candidate, bits 1..9
+NP = 81 * 9 * 2  #: potentials
+HDR = 16  #: a hint's header slots (``core`` names them)
+FRAMES = 20  #: chainings kept side by side in a workspace
+POOL = 40000  #: parents per frame
+QUEUE = NP + 8
+FS = 16  #: a frame's scalars (``chains`` names them)
+ADV_MAX = 729  #: advanced potentials (dynamic (+))
+ADV_POOL = 729 * 24
+
+
+def new_grid():
+    """``(values, cand, pos)`` of an empty board (every candidate everywhere)."""
+    values = np.zeros(81, dtype=np.int64)
+    cand = np.full(81, ALL, dtype=np.int64)
+    pos = np.zeros((27, 10), dtype=np.int64)
+    pos[:, 1:] = 0x1FF
+    return values, cand, pos
+
+
+def new_hint():
+    return (
+        np.zeros(HDR, dtype=np.int64),
+        np.zeros(1, dtype=np.float64),
+        np.zeros((729, 2), dtype=np.int64),
+        np.zeros(81, dtype=np.int64),
+    )
+
+
+def new_workspace(counters=None):
+    """Frames, queues, grid undo log and scratch for the chain finders. Nested chains run in
+    workspaces of their own that share the outer one's ``counters`` (work done, budget)."""
+    return (
+        np.zeros((FRAMES, NP), dtype=np.int64),  # 0 mem: stamp when the potential is in the frame
+        np.zeros((FRAMES, NP), dtype=np.int64),  # 1 parent start
+        np.zeros((FRAMES, NP), dtype=np.int64),  # 2 parent count
+        np.zeros((FRAMES, POOL), dtype=np.int64),  # 3 parent pool
+        np.zeros((FRAMES, NP), dtype=np.int64),  # 4 cause
+        np.zeros((FRAMES, NP), dtype=np.int64),  # 5 order: on list then off list (two halves)
+        np.zeros((FRAMES, FS), dtype=np.int64),  # 6 frame scalars
+        np.zeros(QUEUE, dtype=np.int64),  # 7 queue of on potentials
+        np.zeros(QUEUE, dtype=np.int64),  # 8 queue of off potentials
+        np.zeros((NP, 2), dtype=np.int64),  # 9 undo log (cell, value)
+        np.zeros(81, dtype=np.int64),  # 10 source candidates
+        np.zeros((27, 10), dtype=np.int64),  # 11 source positions
+        np.zeros(NP, dtype=np.int64),  # 12 visit stamps (ancestor counts)
+        np.zeros(8, dtype=np.int64) if counters is None else counters,  # 13 counters: visit stamp, work, budget, flags
+        np.zeros(64, dtype=np.int64),  # 14 implication buffer: potentials
+        np.zeros(64, dtype=np.int64),  # 15 implication buffer: causes
+        np.zeros(64, dtype=np.int64),  # 16 implication buffer: hidden parents start
+        np.zeros(64, dtype=np.int64),  # 17 implication buffer: hidden parents count
+        np.zeros(512, dtype=np.int64),  # 18 implication buffer: hidden parents
+        np.zeros(NP, dtype=np.int64),  # 19 BFS queue (ancestor counts)
+        np.zeros((NP * 24, 3), dtype=np.int64),  # 20 cycle nodes (potential, parent node, depth)
+        np.zeros(NP * 24, dtype=np.int64),  # 21 cycle queue
+        np.zeros(NP, dtype=np.int64),  # 22 cycle: node of each on potential (stamped)
+        np.zeros(NP, dtype=np.int64),  # 23 cycle: stamp
+        np.zeros(NP, dtype=np.int64),  # 24 forcing chains: depth of each potential
+        np.zeros(ADV_MAX, dtype=np.int64),  # 25 advanced potentials (dynamic (+))
+        np.zeros(ADV_MAX, dtype=np.int64),  # 26 ... their parents' start
+        np.zeros(ADV_MAX, dtype=np.int64),  # 27 ... and count
+        np.zeros(ADV_POOL, dtype=np.int64),  # 28 ... the parents
+        np.zeros(2, dtype=np.int64),  # 29 ... counts
+        np.zeros((8, 10, 2), dtype=np.uint64),  # 30 per-value "nothing" caches: the value's cells
+        np.zeros((8, 10), dtype=np.int64),  # 31 ... 1 where that rule found nothing for them
+        np.zeros((10, 2), dtype=np.uint64),  # 32 the values' cells now (``digit_masks``)
+        np.zeros((FRAMES, NP), dtype=np.int64),  # 33 nested chains: complexity behind an advanced potential
+        np.zeros((FRAMES, NP), dtype=np.uint64),  # 34 ... and its identity (a hash of the chain)
+        np.zeros(ADV_MAX, dtype=np.int64),  # 35 advanced potentials: their nested chain's complexity
+        np.zeros(ADV_MAX, dtype=np.uint64),  # 36 ... and identity
+        np.zeros(NP * 24, dtype=np.int64),  # 37 cycle nodes: cause
+    )
