@@ -14,6 +14,7 @@ from ..errors import FormatError
 from ..formats import line as line_format
 from ..formats import value_table
 from ..logic import rate_batch
+from ..logic.scales import ALL
 from ..kernels.search import protocol as P
 from ..results import ERROR, STATUSES, Limits, status_codes, status_of
 from ..shape import Shape
@@ -257,7 +258,7 @@ def _ratings(size: int, fast: np.ndarray, fast_values: np.ndarray, groups: _Grou
     for (shape, _), members in groups.items():
         batches.append((np.array([k for k, _ in members]), np.stack([cells for _, cells in members]), shape))
     for positions, values, shape in batches:
-        ratings = rate_batch(values, shape=shape, workers=1, scale="all", time_limit=options.time_limit, node_limit=options.node_limit)
+        ratings = rate_batch(values, shape=shape, workers=1, scale=ALL, time_limit=options.time_limit, node_limit=options.node_limit)
         for k, rating in zip(positions.tolist(), ratings):
             if rating.level is not None:
                 levels[k] = rating.level.value

@@ -25,6 +25,7 @@ from ..generator import generate as make_puzzles
 from ..formats import FORMATS
 from ..logic import Level, NotUnique
 from ..logic.grid import human_rules
+from ..logic.scales import ALL
 from ..results import SolveResult, SolveStatus
 from ..shape import Shape
 from .messages import (
@@ -201,7 +202,7 @@ def rate(body: Json, settings: Settings) -> Task:
             conflicts = [conflict_json(c) for c in unique.conflicts]
             return {"status": unique.status.value, "level": None, "score": None, "conflicts": conflicts, "budget": budget.json()}
         # SE's ratings of the hardest puzzles take long: the request's time budget bounds them
-        return {**rating_json(logic.rate(board, scale="all", time_limit=budget.time_limit)), "budget": budget.json()}
+        return {**rating_json(logic.rate(board, scale=ALL, time_limit=budget.time_limit)), "budget": budget.json()}
 
     return Task(work, budget)
 
@@ -372,7 +373,7 @@ def warm_up() -> None:
         logic.hint(Board(cells, shape))
     logic.explain(Board(cells, shape))  # explain rates too: the rating loop is a kernel of its own
     puzzle = make_puzzles(1, shape="9x9", seed=1)[0]
-    logic.rate(puzzle, scale="all")  # HoDoKu's scale and Sudoku Explainer's
+    logic.rate(puzzle, scale=ALL)  # HoDoKu's scale and Sudoku Explainer's
     canonical_form(puzzle)
     setters.estimate(Board.empty(Shape.for_size(9)), samples=2, seed=1)  # setter mode's estimates
 
