@@ -44,7 +44,6 @@ from .messages import (
     flag_field,
     integer_field,
     invalid,
-    rating_json,
     score_of,
     search_json,
     step_json,
@@ -180,7 +179,7 @@ def explain(body: Json, settings: Settings) -> Task:
             "status": explanation.status.value,
             "steps": [step_json(step) for step in explanation.steps],
             "solved": explanation.solved,
-            "rating": rating_json(explanation.rating),
+            "rating": explanation.rating.to_json(),
             "budget": budget.json(),
         }
 
@@ -202,7 +201,7 @@ def rate(body: Json, settings: Settings) -> Task:
             conflicts = [conflict_json(c) for c in unique.conflicts]
             return {"status": unique.status.value, "level": None, "score": None, "conflicts": conflicts, "budget": budget.json()}
         # SE's ratings of the hardest puzzles take long: the request's time budget bounds them
-        return {**rating_json(logic.rate(board, scale=ALL, time_limit=budget.time_limit)), "budget": budget.json()}
+        return {**logic.rate(board, scale=ALL, time_limit=budget.time_limit).to_json(), "budget": budget.json()}
 
     return Task(work, budget)
 
