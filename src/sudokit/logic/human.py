@@ -22,6 +22,7 @@ from ..kernels.hodoku import ids as technique_ids
 from ..board import Board, as_board
 from ..results import Limits, SolveStatus, limits as checked_limits
 from ..shape import Shape
+from ..threads import thread_map
 from . import se
 from .grid import CandidateGrid, geometry, human_rules
 from .scales import HODOKU, SE, Scale, scale_of
@@ -335,14 +336,7 @@ def rate_batch(
             c, t = _rate_boards(values[rows], unique.solutions[rows], shape)
             return rows, c, t
 
-        if threads > 1 and len(chunks) > 1:
-            # start-up cost: concurrent.futures takes 26 ms to import; only threads need it
-            from concurrent.futures import ThreadPoolExecutor
-
-            with ThreadPoolExecutor(threads, thread_name_prefix="sudokit-rate") as pool:
-                parts = list(pool.map(run, chunks))
-        else:
-            parts = [run(rows) for rows in chunks]
+        parts = thread_map(run, chunks, threads, "sudokit-rate")
         counts = np.zeros((len(boards), parts[0][1].shape[1]), dtype=np.int64)
         for rows, c, t in parts:
             counts[rows] = c
@@ -363,14 +357,7 @@ def rate_batch(
             return _with_se(ratings[k], boards[k], budget)
 
         rows = ratable.tolist()
-        if threads > 1 and len(rows) > 1:
-            # start-up cost: concurrent.futures takes 26 ms to import; only threads need it
-            from concurrent.futures import ThreadPoolExecutor
-
-            with ThreadPoolExecutor(threads, thread_name_prefix="sudokit-se") as pool:
-                done = list(pool.map(run_se, rows))
-        else:
-            done = [run_se(k) for k in rows]
+        done = thread_map(run_se, rows, threads, "sudokit-se")
         for k, rating in zip(rows, done):
             ratings[k] = rating
     return ratings
