@@ -171,10 +171,14 @@ class SEExplanation:
         return "\n".join(lines)
 
 
-def _unique(board: Board):
-    """The puzzle's uniqueness result (status SOLVED: exactly one solution)."""
+def _unique(board: Board, solution: Board | None = None) -> tuple[SolveStatus, Board | None]:
+    """Whether the puzzle has exactly one solution (status SOLVED), and that solution: the
+    caller's ``solution``, proved already, else proved here."""
     human_rules(board)
-    return solver.count(board, 2)
+    if solution is not None:
+        return SolveStatus.SOLVED, solution
+    result = solver.count(board, 2)
+    return result.status, result.board
 
 
 #: per thread, the kernel's scratch state and step record by shape (rate_many resets them for
@@ -251,6 +255,7 @@ def rate(
     scale: str | Scale = "hodoku",
     time_limit: float | None = None,
     node_limit: int | None = None,
+    solution: Board | None = None,
 ) -> Rating:
     """How hard a puzzle is, on HoDoKu's scale (by default, as ``sudokit rate``) or (9x9)
     Sudoku Explainer's (see :class:`Rating`). ``scale``: ``"hodoku"``, ``"se"`` or ``"all"``
@@ -258,7 +263,9 @@ def rate(
     and ``node_limit`` (potentials its chains may process) bound SE's rating, whose hardest
     puzzles take minutes; a budget that runs out makes ``se_status`` unknown. With
     ``scale="all"`` and no budget, SE gets ``SE_DEFAULT_WORK`` (a few seconds); with
-    ``scale="se"`` it gets what it needs.
+    ``scale="se"`` it gets what it needs. ``solution``: the puzzle's one solution where the
+    caller proved it already (``solver.count(puzzle, 2)``), which spares proving it again; a
+    wrong one gives a wrong rating.
 
     >>> rating = rate(".2738..1..1...6735.......293.5692.8...........6.1745.364.......9518...7..8..6534.", scale="all")
     >>> rating.level.value, rating.score, rating.se
@@ -269,12 +276,12 @@ def rate(
     board = as_board(puzzle, shape)
     human_rules(board, marks=False)
     start = time.perf_counter()
-    unique = _unique(board)
-    if unique.status is not SolveStatus.SOLVED:
-        return Rating(unique.status, board, None, None, elapsed=time.perf_counter() - start)
-    assert unique.board is not None
+    status, found = _unique(board, solution)
+    if status is not SolveStatus.SOLVED:
+        return Rating(status, board, None, None, elapsed=time.perf_counter() - start)
+    assert found is not None
     if rating_scale.hodoku:
-        counts, taken = _rate_boards(board.cells[None, :], unique.board.cells[None, :], board.shape)
+        counts, taken = _rate_boards(board.cells[None, :], found.cells[None, :], board.shape)
         rating = _rating(board, counts[0], int(taken[0]), time.perf_counter() - start)
     else:
         rating = Rating(SolveStatus.SOLVED, board, None, None, elapsed=time.perf_counter() - start)
@@ -371,22 +378,23 @@ def explain_se(
     budget = SE.budget(checked_limits(1, time_limit, node_limit))
     board = as_board(puzzle, shape)
     SE.check(board)
-    unique = _unique(board)
-    if unique.status is not SolveStatus.SOLVED:
-        return SEExplanation(unique.status, board, (), None)
+    status, _ = _unique(board)
+    if status is not SolveStatus.SOLVED:
+        return SEExplanation(status, board, (), None)
     steps, result = se.explain_board(board, budget)
     return SEExplanation(result.status, board, steps, result)
 
 
-def explain(puzzle: Any, *, shape: Shape | None = None) -> Explanation:
+def explain(puzzle: Any, *, shape: Shape | None = None, solution: Board | None = None) -> Explanation:
     """Every step of a human-style solution, each the easiest available (HoDoKu's order of
-    techniques), until the puzzle is solved or no technique applies; never a guess."""
+    techniques), until the puzzle is solved or no technique applies; never a guess.
+    ``solution`` as for :func:`rate` (the rating takes the one proved here otherwise)."""
     board = as_board(puzzle, shape)
-    unique = _unique(board)
-    rateable = unique.status is SolveStatus.SOLVED and board.candidates is None  # marks: unrated
-    rating = rate(board, scale=HODOKU) if rateable else Rating(unique.status, board, None, None)
-    if unique.status is not SolveStatus.SOLVED:
-        return Explanation(unique.status, board, (), board, False, rating)
+    status, found = _unique(board, solution)
+    rateable = status is SolveStatus.SOLVED and board.candidates is None  # marks: unrated
+    rating = rate(board, scale=HODOKU, solution=found) if rateable else Rating(status, board, None, None)
+    if status is not SolveStatus.SOLVED:
+        return Explanation(status, board, (), board, False, rating)
     grid = CandidateGrid(board)
     order = order_for(board)
     steps = []
@@ -404,19 +412,21 @@ def hint(
     *,
     candidates: Sequence[Iterable[int]] | np.ndarray | None = None,
     shape: Shape | None = None,
+    solution: Board | None = None,
 ) -> Step | None:
     """The easiest next step on a board, or on a board with the player's own candidates
     (``candidates``: one collection of values per cell, or a mask per cell with bit ``v - 1``
     for value ``v``). None when the board is complete or no technique applies.
 
     Raises :class:`NotUnique` for a puzzle without exactly one solution, and ``ValueError``
-    naming the cell where the candidates leave out a given or the solution's value."""
+    naming the cell where the candidates leave out a given or the solution's value.
+    ``solution`` as for :func:`rate`."""
     board = as_board(state, shape)
-    unique = _unique(board)
-    if unique.status is not SolveStatus.SOLVED:
-        raise NotUnique(unique.status, board)
-    assert unique.board is not None
-    marks = None if candidates is None else _marks(board, candidates, unique.board)
+    status, found = _unique(board, solution)
+    if status is not SolveStatus.SOLVED:
+        raise NotUnique(status, board)
+    assert found is not None
+    marks = None if candidates is None else _marks(board, candidates, found)
     if marks is not None and board.candidates is not None:
         marks &= board.candidates  # the player's marks within the puzzle's own
     grid = CandidateGrid(board, marks=marks)

@@ -76,8 +76,8 @@ class Task:
 
 
 def _unique(board: Board, budget: Budget) -> SolveResult:
-    """Prove the puzzle has one solution within the budget (what hints and ratings need first:
-    the library's logic proves it again, unbudgeted, but that costs the same once it is known)."""
+    """Prove the puzzle has one solution within the budget (what hints and ratings need first;
+    the library's logic then takes that solution rather than proving it again, unbudgeted)."""
     return solver.count(board, 2, time_limit=budget.time_limit, node_limit=budget.node_limit)
 
 
@@ -147,7 +147,7 @@ def hint(body: Json, settings: Settings) -> Task:
             answer["conflicts"] = [conflict_json(c) for c in unique.conflicts]
             return answer
         try:
-            step = logic.hint(board, candidates=marks)
+            step = logic.hint(board, candidates=marks, solution=unique.board)
         except NotUnique as error:  # cannot happen once proven unique, but the library may say so
             answer["status"] = error.status.value
             return answer
@@ -174,7 +174,7 @@ def explain(body: Json, settings: Settings) -> Task:
         if unique.status is not SolveStatus.SOLVED:
             conflicts = [conflict_json(c) for c in unique.conflicts]
             return {"status": unique.status.value, "steps": [], "solved": False, "rating": None, "conflicts": conflicts, "budget": budget.json()}
-        explanation = logic.explain(board)
+        explanation = logic.explain(board, solution=unique.board)
         return {
             "status": explanation.status.value,
             "steps": [step_json(step) for step in explanation.steps],
@@ -201,7 +201,8 @@ def rate(body: Json, settings: Settings) -> Task:
             conflicts = [conflict_json(c) for c in unique.conflicts]
             return {"status": unique.status.value, "level": None, "score": None, "conflicts": conflicts, "budget": budget.json()}
         # SE's ratings of the hardest puzzles take long: the request's time budget bounds them
-        return {**logic.rate(board, scale=ALL, time_limit=budget.time_limit).to_json(), "budget": budget.json()}
+        rating = logic.rate(board, scale=ALL, time_limit=budget.time_limit, solution=unique.board)
+        return {**rating.to_json(), "budget": budget.json()}
 
     return Task(work, budget)
 
