@@ -4,7 +4,8 @@ and, for 9x9 boards, on Sudoku Explainer's (``er``, ``ep``, ``ed``; :func:`expla
 
 All of them want a puzzle with exactly one solution, which they prove first: for a puzzle with
 none or several, ``rate`` and ``explain`` return a result whose ``status`` says so (and no level,
-never a wrong one), and ``hint`` raises :class:`NotUnique`.
+never a wrong one), and ``hint`` raises :class:`NotUnique`; a caller that proved it already
+hands them the solution (``solution=``). The scales are objects of ``scales.py``.
 """
 
 from __future__ import annotations
