@@ -19,8 +19,8 @@ from ..canon import shuffle as shuffled
 from ..formats import FORMATS, format_board
 from ..generator import DEFAULT_ATTEMPTS, SYMMETRIES, GenerationError
 from ..generator import generate_iter as make_puzzles
-from ..results import ExitCode, SolveStatus, Tally
 from ..logic.scales import HODOKU, SINGLE, Scale, scale_of
+from ..results import ExitCode, SolveStatus, Tally
 from ..shape import Shape
 from . import setters
 from .base import (
@@ -63,6 +63,7 @@ def _refused(source: str, record: Record, why: object, tally: Tally, out: IO[str
 
 
 def _parse_scale(ctx, param, value: str) -> Scale:
+    """``--scale``'s name as its :class:`~sudokit.logic.scales.Scale`."""
     return scale_of(value)
 
 
