@@ -21,7 +21,8 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "sudokit"
 #: the floors, lowest first; a module belongs to the first prefix that names it
 FLOORS: list[tuple[str, ...]] = [
     # ground: no sudokit above; ``warming`` keeps a first compile within a caller's deadline
-    ("sudokit.errors", "sudokit.symbols", "sudokit.shape", "sudokit.variants", "sudokit.kernels", "sudokit.warming"),
+    ("sudokit.errors", "sudokit.symbols", "sudokit.shape", "sudokit.variants", "sudokit.kernels", "sudokit.warming",
+     "sudokit.threads"),
     ("sudokit.formats",),  # text <-> plain data
     ("sudokit.board",),  # the value type, and streams of boards
     ("sudokit.results",),  # statuses, limits, results, exit codes
@@ -53,8 +54,7 @@ LATE_IMPORTS = {
     ("sudokit.batch.run", "pandas"): "optional extra: a pandas column brings it",
     ("sudokit.batch.executors", "concurrent.futures"): "start-up cost: 26 ms, runs with workers only",
     ("sudokit.batch.executors", "multiprocessing"): "start-up cost: 12 ms, runs with workers only",
-    ("sudokit.generator", "concurrent.futures"): "start-up cost: 26 ms, generation on threads only",
-    ("sudokit.logic.human", "concurrent.futures"): "start-up cost: 26 ms, rating on threads only",
+    ("sudokit.threads", "concurrent.futures"): "start-up cost: 26 ms, work on threads only",
     ("sudokit.cli.machine", "rich.console"): "start-up cost: only boxed grids and progress bars draw",
     ("sudokit.cli.machine", "rich.progress"): "start-up cost: only a batch on a terminal shows a bar",
     ("sudokit.cli.machine", "sudokit.render"): "start-up cost: render imports rich",

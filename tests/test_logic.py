@@ -128,6 +128,24 @@ def test_rate_batch_agrees_with_rate():
             single.status, single.level, single.score, single.techniques)
 
 
+def test_a_solution_proved_already_is_not_proved_again(monkeypatch):
+    """The web API proves uniqueness under its budget and hands the solution on: rate, explain
+    and hint then search no more, and rate the same."""
+    solution = sudokit.solve(UNFAIR).board
+    expected = sudokit.rate(UNFAIR, scale="all", node_limit=100_000)
+    explained, step = sudokit.explain(UNFAIR), sudokit.hint(UNFAIR)
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("uniqueness proved again")
+
+    monkeypatch.setattr(sudokit.solver, "count", no_search)
+    rating = sudokit.rate(UNFAIR, scale="all", node_limit=100_000, solution=solution)
+    assert rating.to_json() | {"elapsed": 0} == expected.to_json() | {"elapsed": 0}
+    again = sudokit.explain(UNFAIR, solution=solution)
+    assert (again.steps, again.rating.level, again.rating.score) == (explained.steps, explained.rating.level, explained.rating.score)
+    assert sudokit.hint(UNFAIR, solution=solution) == step
+
+
 def test_a_hint_is_the_first_step_and_respects_the_players_marks():
     assert sudokit.hint(SEED_000).text == sudokit.explain(SEED_000).steps[0].text
     board = sudokit.Board.from_line(SEED_000)

@@ -207,6 +207,25 @@ def test_se_scale_is_for_9x9_and_for_boards_with_one_solution():
         sudokit.explain_se("...21.4..42.....")
 
 
+def test_one_scale_object_decides_for_every_caller():
+    """``logic/scales.py``: the library, the command line, the API and the batch ask the same
+    Scale which boards it takes, why it refuses the others and what its record holds."""
+    from sudokit.batch.chunks import RATING_COLUMNS
+    from sudokit.logic.scales import ALL, HODOKU, SE, SE_DEFAULT_WORK, SINGLE, scale_of
+
+    small = sudokit.Board.from_line("...21.4..42.....")
+    assert HODOKU.takes(small) and ALL.takes(small) and not SE.takes(small)
+    assert not ALL.rates_se(small) and ALL.rates_se(sudokit.Board.from_line(SHOWCASE[8][2]))
+    with pytest.raises(ValueError, match="classic 9x9") as refused:
+        sudokit.explain_se(small)
+    assert str(refused.value) == SE.refusal
+    with pytest.raises(ValueError, match="scale must be one of all, hodoku, se, not 'SE'"):
+        sudokit.rate(small, scale="SE")
+    assert scale_of("se") is SE and scale_of(SE) is SE and SINGLE == ("hodoku", "se")
+    assert ALL.budget(sudokit.Limits()).node_limit == SE_DEFAULT_WORK and SE.budget(sudokit.Limits()).node_limit is None
+    assert RATING_COLUMNS == ALL.columns == HODOKU.columns + SE.columns
+
+
 def test_variants_are_refused_on_both_scales_record_by_record():
     """A variant's rules (jigsaw regions, extra houses, cages, pencil marks) are not what the
     techniques know: each such record is its own error, the others are rated. (SE's scale

@@ -50,6 +50,7 @@ from .logic.human import rate_solved
 from .logic.techniques import Level
 from .results import SolveStatus
 from .shape import Shape
+from .threads import thread_pool
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -481,10 +482,7 @@ def _stream(request: _Request, count: int | None, per_puzzle: int, time_limit: f
     rounds = itertools.count(first)
     owned = pool is None and threads > 1
     if owned:
-        # start-up cost: concurrent.futures takes 26 ms to import; only threads need it
-        from concurrent.futures import ThreadPoolExecutor
-
-        pool = ThreadPoolExecutor(threads, thread_name_prefix="sudokit-generate")
+        pool = thread_pool(threads, "sudokit-generate")
     pending: deque[Future] = deque()
 
     def budget_left() -> bool:

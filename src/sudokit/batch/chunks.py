@@ -9,6 +9,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from ..board import Record
+from ..logic.scales import ALL
 from ..results import ERROR, STATUSES, ExitCode, Limits, exit_code
 from ..shape import Shape
 
@@ -17,7 +18,7 @@ COLUMNS: tuple[str, ...] = ("index", "puzzle", "status", "solution", "count", "g
 #: the columns a rating run adds (``rate=True``, ``sudokit batch --rate``): HoDoKu's level and
 #: score, Sudoku Explainer's ER/EP/ED (9x9 boards; ``er`` a lower bound where ``se_status`` is
 #: unknown, the per-record budget having run out)
-RATING_COLUMNS: tuple[str, ...] = ("level", "score", "er", "ep", "ed", "se_status")
+RATING_COLUMNS: tuple[str, ...] = ALL.columns
 
 
 def columns_of(rate: bool) -> tuple[str, ...]:

@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import engines
 from ..arrays import solve_batch
+from ..threads import thread_pool
 from .chunks import WORKERS_ENV, BatchError, BatchOptions, Chunk, ChunkResult
 from .work import solve_chunk
 
@@ -65,7 +66,7 @@ class PoolExecutor(Executor):
         import multiprocessing
 
         if kind == "threads":
-            self.pool: Any = cf.ThreadPoolExecutor(workers, thread_name_prefix="sudokit")
+            self.pool: Any = thread_pool(workers, "sudokit")
         elif kind == "processes":
             self.pool = cf.ProcessPoolExecutor(
                 workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init

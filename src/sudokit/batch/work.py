@@ -14,6 +14,7 @@ from ..errors import FormatError
 from ..formats import line as line_format
 from ..formats import value_table
 from ..logic import rate_batch
+from ..logic.scales import ALL
 from ..kernels.search import protocol as P
 from ..results import ERROR, STATUSES, Limits, status_codes, status_of
 from ..shape import Shape
@@ -246,23 +247,16 @@ def _solve_groups(
 def _ratings(size: int, fast: np.ndarray, fast_values: np.ndarray, groups: _Group, options: BatchOptions) -> dict[str, list]:
     """The rating columns: each puzzle with exactly one solution rated on HoDoKu's scale and
     (9x9) Sudoku Explainer's, within the record's budget (``rate_batch`` proves uniqueness
-    itself), None for every other record."""
-    levels: list[str | None] = [None] * size
-    scores: list[int | None] = [None] * size
-    ers: list[float | None] = [None] * size
-    eps: list[float | None] = [None] * size
-    eds: list[float | None] = [None] * size
-    se_status: list[str | None] = [None] * size
+    itself), None for every other record: the rating's record (``Rating.to_json``), its fields
+    that are ``ALL.columns``."""
+    columns: dict[str, list] = {name: [None] * size for name in ALL.columns}
     batches = [(np.flatnonzero(fast), fast_values, _CLASSIC)] if len(fast_values) else []
     for (shape, _), members in groups.items():
         batches.append((np.array([k for k, _ in members]), np.stack([cells for _, cells in members]), shape))
     for positions, values, shape in batches:
-        ratings = rate_batch(values, shape=shape, workers=1, scale="all", time_limit=options.time_limit, node_limit=options.node_limit)
+        ratings = rate_batch(values, shape=shape, workers=1, scale=ALL, time_limit=options.time_limit, node_limit=options.node_limit)
         for k, rating in zip(positions.tolist(), ratings):
-            if rating.level is not None:
-                levels[k] = rating.level.value
-                scores[k] = rating.score
-            if rating.er is not None:
-                ers[k], eps[k], eds[k] = rating.er, rating.ep, rating.ed
-                se_status[k] = None if rating.se_status is None else rating.se_status.value
-    return {"level": levels, "score": scores, "er": ers, "ep": eps, "ed": eds, "se_status": se_status}
+            record = rating.to_json()
+            for name, column in columns.items():
+                column[k] = record[name]
+    return columns

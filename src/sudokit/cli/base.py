@@ -22,6 +22,7 @@ from .. import engines
 from ..canon import canonical
 from ..generator import generate
 from ..logic import rate, se
+from ..logic.scales import ALL
 from ..setters import estimate
 from ..board import Board, Record, describe_problems, read
 from ..formats import FORMATS, LINE_FORMATS
@@ -173,7 +174,7 @@ def warmup() -> None:
     for shape in ("4x4", "9x9"):  # the generation kernels, on both ways of proving uniqueness
         generate(1, shape=shape, seed=1)
     warmed.append("generation")
-    rate(generate(1, seed=1)[0], scale="all")  # the human-style finders, the rating loops of both scales
+    rate(generate(1, seed=1)[0], scale=ALL)  # the human-style finders, the rating loops of both scales
     warmed.append("logic")
     se.warm_nested()  # minutes: only puzzles rated 9.5 and more reach them
     warmed.append("nested forcing chains")

@@ -19,6 +19,7 @@ from ..canon import shuffle as shuffled
 from ..formats import FORMATS, format_board
 from ..generator import DEFAULT_ATTEMPTS, SYMMETRIES, GenerationError
 from ..generator import generate_iter as make_puzzles
+from ..logic.scales import HODOKU, SINGLE, Scale, scale_of
 from ..results import ExitCode, SolveStatus, Tally
 from ..shape import Shape
 from . import setters
@@ -61,14 +62,15 @@ def _refused(source: str, record: Record, why: object, tally: Tally, out: IO[str
     out.write(marker(record_format, "error"))
 
 
-#: why ``--scale se`` refuses a board ``logic.se.supported`` does not take
-NOT_SE = "Sudoku Explainer's scale rates classic 9x9 boards (givens, rows, columns, boxes) only"
+def _parse_scale(ctx, param, value: str) -> Scale:
+    """``--scale``'s name as its :class:`~sudokit.logic.scales.Scale`."""
+    return scale_of(value)
 
 
 def _scale_options(command: Callable) -> Callable:
     """``--scale`` and the budget Sudoku Explainer's rating takes (``rate``, ``explain``)."""
     options = [
-        click.option("--scale", type=click.Choice(["hodoku", "se"]), default="hodoku", show_default=True,
+        click.option("--scale", type=click.Choice(SINGLE), default=HODOKU.name, show_default=True, callback=_parse_scale,
                      help="hodoku: HoDoKu's level and score; se: Sudoku Explainer's ER/EP/ED (9x9)."),
         click.option("--time-limit", type=SECONDS, metavar="SECONDS",
                      help="Budget per puzzle for SE's rating; a puzzle past it is 'unknown' with its lower bounds"
@@ -93,41 +95,28 @@ def rate(files, input_format, shape, symbols, scale, time_limit, node_limit, out
     tally = Tally()
     out = sys.stdout
     if output == "tsv":
-        out.write("puzzle\tlevel\tscore\n" if scale == "hodoku" else "puzzle\ter\tep\ted\tstatus\n")
+        out.write("\t".join(("puzzle",) + scale.header) + "\n")
     with interruptible():
         for source, record, board in boards(files, input_format, shape, symbols, tally, out, "line"):
-            if scale == "se" and not logic.se.supported(board):
-                _refused(source, record, NOT_SE, tally, out)
+            if not scale.takes(board):
+                _refused(source, record, scale.refusal, tally, out)
                 continue
             try:
                 rating = logic.rate(board, scale=scale, time_limit=time_limit, node_limit=node_limit)
             except ValueError as error:  # a variant's rules
                 _refused(source, record, error, tally, out)
                 continue
-            if rating.level is None and rating.er is None:
+            if not rating.rated:
                 _unratable(rating.status.value, source, record, tally, out)
                 continue
-            line = board.to_line()
-            if scale == "se":
-                unknown = rating.se_status is SolveStatus.UNKNOWN
-                tally.add("unknown" if unknown else "solved")
-                if output == "json":
-                    out.write(json.dumps({"puzzle": line, "er": rating.er, "ep": rating.ep, "ed": rating.ed,
-                                          "status": str(rating.se_status)}) + "\n")
-                elif output == "tsv":
-                    out.write("\t".join((line, f"{rating.er:.1f}", f"{rating.ep:.1f}", f"{rating.ed:.1f}", str(rating.se_status))) + "\n")
-                else:
-                    out.write(f"{line} {'>=' if unknown else ''}{rating.se}\n")
-                out.flush()
-                continue
-            tally.add("solved")
-            assert rating.level is not None  # rated on HoDoKu's scale: a level
+            line, rated = board.to_line(), rating.to_json()
+            tally.add("unknown" if scale.unknown(rated) else "solved")
             if output == "json":
-                out.write(json.dumps({"puzzle": line, "level": rating.level.value, "score": rating.score,
-                                      "solved": rating.solved, "techniques": rating.techniques}) + "\n")
+                out.write(json.dumps({"puzzle": line, **scale.fields(rated)}) + "\n")
+            elif output == "tsv":
+                out.write("\t".join((line,) + scale.cells(rated)) + "\n")
             else:
-                separator = "\t" if output == "tsv" else " "
-                out.write(separator.join((line, rating.level.value, str(rating.score))) + "\n")
+                out.write(f"{line} {scale.text(rated)}\n")
             out.flush()
     sys.exit(tally.exit_code)
 
@@ -144,10 +133,10 @@ def explain(files, input_format, shape, symbols, scale, time_limit, node_limit, 
     out = sys.stdout
     with interruptible():
         for source, record, board in boards(files, input_format, shape, symbols, tally, out, "line"):
-            if scale == "se":
-                if not logic.se.supported(board):
-                    _refused(source, record, NOT_SE, tally, out)
-                    continue
+            if not scale.takes(board):
+                _refused(source, record, scale.refusal, tally, out)
+                continue
+            if scale.se:
                 path = logic.explain_se(board, time_limit=time_limit, node_limit=node_limit)
                 if path.result is None:
                     _unratable(path.status.value, source, record, tally, out)

@@ -17,6 +17,7 @@ from .. import logic
 from ..batch import BatchError
 from ..batch.cluster import connect
 from ..board import Board, Record
+from ..logic.scales import HODOKU
 from ..generator import GenerationError
 from ..making import generate_file
 from ..formats import FORMATS, format_board
@@ -198,7 +199,7 @@ def entry_for(board: Board, time_limit: float | None = None) -> tuple[Entry, str
     if result.status is not SolveStatus.SOLVED:
         return Entry(board, MARKERS[result.status.value]), result.status.value
     try:
-        label = logic.rate(board, scale="hodoku").level.value  # type: ignore[union-attr]
+        label = logic.rate(board, scale=HODOKU, solution=result.board).level.value  # type: ignore[union-attr]
     except ValueError:  # a variant's rules: no level on HoDoKu's scale, the variant's name
         label = variant_name(board)
     return Entry(board, label, result.board), "solved"

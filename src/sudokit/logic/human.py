@@ -4,7 +4,8 @@ and, for 9x9 boards, on Sudoku Explainer's (``er``, ``ep``, ``ed``; :func:`expla
 
 All of them want a puzzle with exactly one solution, which they prove first: for a puzzle with
 none or several, ``rate`` and ``explain`` return a result whose ``status`` says so (and no level,
-never a wrong one), and ``hint`` raises :class:`NotUnique`.
+never a wrong one), and ``hint`` raises :class:`NotUnique`; a caller that proved it already
+hands them the solution (``solution=``). The scales are objects of ``scales.py``.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ from ..kernels.hodoku import ids as technique_ids
 from ..board import Board, as_board
 from ..results import Limits, SolveStatus, limits as checked_limits
 from ..shape import Shape
+from ..threads import thread_map
 from . import se
 from .grid import CandidateGrid, geometry, human_rules
+from .scales import HODOKU, SE, Scale, scale_of
 from .se import SEStep
 from .steps import Step
 from .techniques import BRUTE_FORCE, BY_ID, MARKS_ORDER, SOLVING_ORDER, Level, level_of
@@ -37,8 +40,6 @@ ORDER_ON_MARKS = np.array([technique.id for technique in MARKS_ORDER], dtype=np.
 def order_for(board: Board) -> np.ndarray:
     """The technique ids the solving loop tries on ``board``."""
     return ORDER if board.candidates is None else ORDER_ON_MARKS
-#: the scales ``rate`` computes: HoDoKu's, Sudoku Explainer's, or both
-SCALES = ("all", "hodoku", "se")
 
 
 class NotUnique(ValueError):
@@ -92,6 +93,24 @@ class Rating:
         if self.er is None:
             return None
         return f"{self.er:.1f}/{self.ep:.1f}/{self.ed:.1f}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The rating as plain data (null where not rated): the one record that every output
+        of a rating is written from (the web API's answer, ``rate --to json`` and the other
+        forms through :mod:`~sudokit.logic.scales`, a batch's rating columns)."""
+        return {
+            "status": self.status.value,
+            "level": None if self.level is None else self.level.value,
+            "score": self.score,
+            "solved": self.solved,
+            "techniques": dict(self.techniques),
+            "steps": self.steps,
+            "elapsed": self.elapsed,
+            "er": self.er,
+            "ep": self.ep,
+            "ed": self.ed,
+            "se_status": None if self.se_status is None else self.se_status.value,
+        }
 
     def __str__(self) -> str:
         if self.level is None and self.er is None:
@@ -153,10 +172,14 @@ class SEExplanation:
         return "\n".join(lines)
 
 
-def _unique(board: Board):
-    """The puzzle's uniqueness result (status SOLVED: exactly one solution)."""
+def _unique(board: Board, solution: Board | None = None) -> tuple[SolveStatus, Board | None]:
+    """Whether the puzzle has exactly one solution (status SOLVED), and that solution: the
+    caller's ``solution``, proved already, else proved here."""
     human_rules(board)
-    return solver.count(board, 2)
+    if solution is not None:
+        return SolveStatus.SOLVED, solution
+    result = solver.count(board, 2)
+    return result.status, result.board
 
 
 #: per thread, the kernel's scratch state and step record by shape (rate_many resets them for
@@ -215,26 +238,9 @@ def _rating(puzzle: Board, counts: np.ndarray, steps: int, elapsed: float) -> Ra
     )
 
 
-def _check_scale(scale: str) -> None:
-    if scale not in SCALES:
-        raise ValueError(f"scale must be one of {', '.join(SCALES)}, not {scale!r}")
-
-
-#: the work (potentials its chains process) SE's rating gets where it comes with HoDoKu's
-#: (``scale="all"``) and no budget is given: enough for 10.x puzzles, short of 10.5+'s minutes
-SE_DEFAULT_WORK = 4_000_000
-
-
-def _se_budget(scale: str, budget: Limits) -> Limits:
-    """SE's budget: the one given, or for ``scale="all"`` without one, ``SE_DEFAULT_WORK``."""
-    if scale != "all" or budget.time_limit is not None or budget.node_limit is not None:
-        return budget
-    return replace(budget, node_limit=SE_DEFAULT_WORK)
-
-
 def _with_se(rating: Rating, board: Board, budget: Limits | None) -> Rating:
-    """The rating with Sudoku Explainer's ER/EP/ED added (9x9 boards only)."""
-    if not se.supported(board):
+    """The rating with Sudoku Explainer's ER/EP/ED added (the boards SE's scale takes only)."""
+    if not SE.takes(board):
         return rating
     result = se.rate_board(board, budget)
     rated = replace(rating, er=result.er, ep=result.ep, ed=result.ed, se_status=result.status,
@@ -247,37 +253,40 @@ def rate(
     puzzle: Any,
     *,
     shape: Shape | None = None,
-    scale: str = "hodoku",
+    scale: str | Scale = "hodoku",
     time_limit: float | None = None,
     node_limit: int | None = None,
+    solution: Board | None = None,
 ) -> Rating:
     """How hard a puzzle is, on HoDoKu's scale (by default, as ``sudokit rate``) or (9x9)
     Sudoku Explainer's (see :class:`Rating`). ``scale``: ``"hodoku"``, ``"se"`` or ``"all"``
-    (both). ``time_limit`` (seconds)
+    (both), or one of :mod:`~sudokit.logic.scales`' objects. ``time_limit`` (seconds)
     and ``node_limit`` (potentials its chains may process) bound SE's rating, whose hardest
     puzzles take minutes; a budget that runs out makes ``se_status`` unknown. With
     ``scale="all"`` and no budget, SE gets ``SE_DEFAULT_WORK`` (a few seconds); with
-    ``scale="se"`` it gets what it needs.
+    ``scale="se"`` it gets what it needs. ``solution``: the puzzle's one solution where the
+    caller proved it already (``solver.count(puzzle, 2)``), which spares proving it again; a
+    wrong one gives a wrong rating.
 
     >>> rating = rate(".2738..1..1...6735.......293.5692.8...........6.1745.364.......9518...7..8..6534.", scale="all")
     >>> rating.level.value, rating.score, rating.se
     ('easy', 180, '1.2/1.2/1.2')
     """
-    _check_scale(scale)
-    budget = _se_budget(scale, checked_limits(1, time_limit, node_limit))
+    rating_scale = scale_of(scale)
+    budget = rating_scale.budget(checked_limits(1, time_limit, node_limit))
     board = as_board(puzzle, shape)
     human_rules(board, marks=False)
     start = time.perf_counter()
-    unique = _unique(board)
-    if unique.status is not SolveStatus.SOLVED:
-        return Rating(unique.status, board, None, None, elapsed=time.perf_counter() - start)
-    assert unique.board is not None
-    if scale == "se":
-        rating = Rating(SolveStatus.SOLVED, board, None, None, elapsed=time.perf_counter() - start)
-    else:
-        counts, taken = _rate_boards(board.cells[None, :], unique.board.cells[None, :], board.shape)
+    status, found = _unique(board, solution)
+    if status is not SolveStatus.SOLVED:
+        return Rating(status, board, None, None, elapsed=time.perf_counter() - start)
+    assert found is not None
+    if rating_scale.hodoku:
+        counts, taken = _rate_boards(board.cells[None, :], found.cells[None, :], board.shape)
         rating = _rating(board, counts[0], int(taken[0]), time.perf_counter() - start)
-    return rating if scale == "hodoku" else _with_se(rating, board, budget)
+    else:
+        rating = Rating(SolveStatus.SOLVED, board, None, None, elapsed=time.perf_counter() - start)
+    return _with_se(rating, board, budget) if rating_scale.se else rating
 
 
 def rate_solved(puzzles: np.ndarray, solutions: np.ndarray, shape: Shape) -> list[Rating]:
@@ -303,7 +312,7 @@ def rate_batch(
     shape: Shape | None = None,
     workers: int | None = None,
     chunk_size: int = 256,
-    scale: str = "hodoku",
+    scale: str | Scale = "hodoku",
     time_limit: float | None = None,
     node_limit: int | None = None,
 ) -> list[Rating]:
@@ -311,8 +320,8 @@ def rate_batch(
     the kernels release the GIL). Puzzles are one-line strings, boards or an ``(N, cells)``
     array; a puzzle that cannot be read raises :class:`sudokit.FormatError` as ``rate`` does.
     ``scale``, ``time_limit`` and ``node_limit`` as for :func:`rate` (the budget is per puzzle)."""
-    _check_scale(scale)
-    budget = _se_budget(scale, checked_limits(1, time_limit, node_limit))
+    rating_scale = scale_of(scale)
+    budget = rating_scale.budget(checked_limits(1, time_limit, node_limit))
     boards = [Board(row, shape) for row in puzzles] if isinstance(puzzles, np.ndarray) else [as_board(p, shape) for p in puzzles]
     for board in boards:
         human_rules(board, marks=False)
@@ -328,21 +337,14 @@ def rate_batch(
     counts = np.zeros((len(boards), 0), dtype=np.int64)
     taken = np.zeros(len(boards), dtype=np.int64)
     threads = workers or engines.cpus()
-    if len(ratable) and scale != "se":
+    if len(ratable) and rating_scale.hodoku:
         chunks = [ratable[i : i + chunk_size] for i in range(0, len(ratable), chunk_size)]
 
         def run(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             c, t = _rate_boards(values[rows], unique.solutions[rows], shape)
             return rows, c, t
 
-        if threads > 1 and len(chunks) > 1:
-            # start-up cost: concurrent.futures takes 26 ms to import; only threads need it
-            from concurrent.futures import ThreadPoolExecutor
-
-            with ThreadPoolExecutor(threads, thread_name_prefix="sudokit-rate") as pool:
-                parts = list(pool.map(run, chunks))
-        else:
-            parts = [run(rows) for rows in chunks]
+        parts = thread_map(run, chunks, threads, "sudokit-rate")
         counts = np.zeros((len(boards), parts[0][1].shape[1]), dtype=np.int64)
         for rows, c, t in parts:
             counts[rows] = c
@@ -351,26 +353,19 @@ def rate_batch(
     ratings = []
     for k, board in enumerate(boards):
         if unique.unique[k]:
-            if scale == "se":
-                ratings.append(Rating(SolveStatus.SOLVED, board, None, None, elapsed=elapsed))
-            else:
+            if rating_scale.hodoku:
                 ratings.append(_rating(board, counts[k], int(taken[k]), elapsed))
+            else:
+                ratings.append(Rating(SolveStatus.SOLVED, board, None, None, elapsed=elapsed))
         else:
             status = SolveStatus(unique.status(k))
             ratings.append(Rating(status, board, None, None, elapsed=elapsed))
-    if scale != "hodoku" and len(ratable) and se.supported(boards[0]):
+    if len(ratable) and rating_scale.rates_se(boards[0]):
         def run_se(k: int) -> Rating:
             return _with_se(ratings[k], boards[k], budget)
 
         rows = ratable.tolist()
-        if threads > 1 and len(rows) > 1:
-            # start-up cost: concurrent.futures takes 26 ms to import; only threads need it
-            from concurrent.futures import ThreadPoolExecutor
-
-            with ThreadPoolExecutor(threads, thread_name_prefix="sudokit-se") as pool:
-                done = list(pool.map(run_se, rows))
-        else:
-            done = [run_se(k) for k in rows]
+        done = thread_map(run_se, rows, threads, "sudokit-se")
         for k, rating in zip(rows, done):
             ratings[k] = rating
     return ratings
@@ -381,26 +376,26 @@ def explain_se(
 ) -> SEExplanation:
     """The steps Sudoku Explainer's policy takes on a 9x9 puzzle, each with its rating, and
     its ER/EP/ED; within the budget, as for :func:`rate`."""
-    budget = checked_limits(1, time_limit, node_limit)
+    budget = SE.budget(checked_limits(1, time_limit, node_limit))
     board = as_board(puzzle, shape)
-    if not se.supported(board):
-        raise ValueError("Sudoku Explainer's scale rates classic 9x9 boards (givens, rows, columns, boxes) only")
-    unique = _unique(board)
-    if unique.status is not SolveStatus.SOLVED:
-        return SEExplanation(unique.status, board, (), None)
+    SE.check(board)
+    status, _ = _unique(board)
+    if status is not SolveStatus.SOLVED:
+        return SEExplanation(status, board, (), None)
     steps, result = se.explain_board(board, budget)
     return SEExplanation(result.status, board, steps, result)
 
 
-def explain(puzzle: Any, *, shape: Shape | None = None) -> Explanation:
+def explain(puzzle: Any, *, shape: Shape | None = None, solution: Board | None = None) -> Explanation:
     """Every step of a human-style solution, each the easiest available (HoDoKu's order of
-    techniques), until the puzzle is solved or no technique applies; never a guess."""
+    techniques), until the puzzle is solved or no technique applies; never a guess.
+    ``solution`` as for :func:`rate` (the rating takes the one proved here otherwise)."""
     board = as_board(puzzle, shape)
-    unique = _unique(board)
-    rateable = unique.status is SolveStatus.SOLVED and board.candidates is None  # marks: unrated
-    rating = rate(board, scale="hodoku") if rateable else Rating(unique.status, board, None, None)
-    if unique.status is not SolveStatus.SOLVED:
-        return Explanation(unique.status, board, (), board, False, rating)
+    status, found = _unique(board, solution)
+    rateable = status is SolveStatus.SOLVED and board.candidates is None  # marks: unrated
+    rating = rate(board, scale=HODOKU, solution=found) if rateable else Rating(status, board, None, None)
+    if status is not SolveStatus.SOLVED:
+        return Explanation(status, board, (), board, False, rating)
     grid = CandidateGrid(board)
     order = order_for(board)
     steps = []
@@ -418,19 +413,21 @@ def hint(
     *,
     candidates: Sequence[Iterable[int]] | np.ndarray | None = None,
     shape: Shape | None = None,
+    solution: Board | None = None,
 ) -> Step | None:
     """The easiest next step on a board, or on a board with the player's own candidates
     (``candidates``: one collection of values per cell, or a mask per cell with bit ``v - 1``
     for value ``v``). None when the board is complete or no technique applies.
 
     Raises :class:`NotUnique` for a puzzle without exactly one solution, and ``ValueError``
-    naming the cell where the candidates leave out a given or the solution's value."""
+    naming the cell where the candidates leave out a given or the solution's value.
+    ``solution`` as for :func:`rate`."""
     board = as_board(state, shape)
-    unique = _unique(board)
-    if unique.status is not SolveStatus.SOLVED:
-        raise NotUnique(unique.status, board)
-    assert unique.board is not None
-    marks = None if candidates is None else _marks(board, candidates, unique.board)
+    status, found = _unique(board, solution)
+    if status is not SolveStatus.SOLVED:
+        raise NotUnique(status, board)
+    assert found is not None
+    marks = None if candidates is None else _marks(board, candidates, found)
     if marks is not None and board.candidates is not None:
         marks &= board.candidates  # the player's marks within the puzzle's own
     grid = CandidateGrid(board, marks=marks)

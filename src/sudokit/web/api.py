@@ -25,6 +25,7 @@ from ..generator import generate as make_puzzles
 from ..formats import FORMATS
 from ..logic import Level, NotUnique
 from ..logic.grid import human_rules
+from ..logic.scales import ALL
 from ..results import SolveResult, SolveStatus
 from ..shape import Shape
 from .messages import (
@@ -43,7 +44,6 @@ from .messages import (
     flag_field,
     integer_field,
     invalid,
-    rating_json,
     score_of,
     search_json,
     step_json,
@@ -76,8 +76,8 @@ class Task:
 
 
 def _unique(board: Board, budget: Budget) -> SolveResult:
-    """Prove the puzzle has one solution within the budget (what hints and ratings need first:
-    the library's logic proves it again, unbudgeted, but that costs the same once it is known)."""
+    """Prove the puzzle has one solution within the budget (what hints and ratings need first;
+    the library's logic then takes that solution rather than proving it again, unbudgeted)."""
     return solver.count(board, 2, time_limit=budget.time_limit, node_limit=budget.node_limit)
 
 
@@ -147,7 +147,7 @@ def hint(body: Json, settings: Settings) -> Task:
             answer["conflicts"] = [conflict_json(c) for c in unique.conflicts]
             return answer
         try:
-            step = logic.hint(board, candidates=marks)
+            step = logic.hint(board, candidates=marks, solution=unique.board)
         except NotUnique as error:  # cannot happen once proven unique, but the library may say so
             answer["status"] = error.status.value
             return answer
@@ -174,12 +174,12 @@ def explain(body: Json, settings: Settings) -> Task:
         if unique.status is not SolveStatus.SOLVED:
             conflicts = [conflict_json(c) for c in unique.conflicts]
             return {"status": unique.status.value, "steps": [], "solved": False, "rating": None, "conflicts": conflicts, "budget": budget.json()}
-        explanation = logic.explain(board)
+        explanation = logic.explain(board, solution=unique.board)
         return {
             "status": explanation.status.value,
             "steps": [step_json(step) for step in explanation.steps],
             "solved": explanation.solved,
-            "rating": rating_json(explanation.rating),
+            "rating": explanation.rating.to_json(),
             "budget": budget.json(),
         }
 
@@ -201,7 +201,8 @@ def rate(body: Json, settings: Settings) -> Task:
             conflicts = [conflict_json(c) for c in unique.conflicts]
             return {"status": unique.status.value, "level": None, "score": None, "conflicts": conflicts, "budget": budget.json()}
         # SE's ratings of the hardest puzzles take long: the request's time budget bounds them
-        return {**rating_json(logic.rate(board, scale="all", time_limit=budget.time_limit)), "budget": budget.json()}
+        rating = logic.rate(board, scale=ALL, time_limit=budget.time_limit, solution=unique.board)
+        return {**rating.to_json(), "budget": budget.json()}
 
     return Task(work, budget)
 
@@ -372,7 +373,7 @@ def warm_up() -> None:
         logic.hint(Board(cells, shape))
     logic.explain(Board(cells, shape))  # explain rates too: the rating loop is a kernel of its own
     puzzle = make_puzzles(1, shape="9x9", seed=1)[0]
-    logic.rate(puzzle, scale="all")  # HoDoKu's scale and Sudoku Explainer's
+    logic.rate(puzzle, scale=ALL)  # HoDoKu's scale and Sudoku Explainer's
     canonical_form(puzzle)
     setters.estimate(Board.empty(Shape.for_size(9)), samples=2, seed=1)  # setter mode's estimates
 

@@ -15,7 +15,7 @@ import dataclasses
 import json
 import logging
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable
@@ -32,6 +32,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import engines
+from ..threads import thread_pool
 from . import api
 from .messages import ApiError, Json, Settings, kind_of
 
@@ -56,7 +57,7 @@ class Jobs:
     def __init__(self, workers: int, queue: int) -> None:
         """A pool of ``workers`` threads and ``queue`` more calls waiting."""
         self.workers = workers
-        self._executor: ThreadPoolExecutor | None = None
+        self._executor: Executor | None = None
         self._capacity = workers + queue
         self._long_capacity = max(1, workers // 2)
         self._lock = threading.Lock()
@@ -82,7 +83,7 @@ class Jobs:
             self._running += 1
             self._long += long
             if self._executor is None:
-                self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="sudokit-web")
+                self._executor = thread_pool(self.workers, "sudokit-web")
             executor = self._executor
         started = threading.Event()
 

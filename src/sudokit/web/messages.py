@@ -1,6 +1,7 @@
 """What the API's requests and answers hold: the server's settings, the errors it answers
 with, reading a request's fields (each checked, each wrong one named), and writing the
-library's objects (boards, search results, steps, ratings) as plain JSON data.
+library's objects (boards, search results, steps) as plain JSON data (a rating writes itself:
+``Rating.to_json``).
 
 Cells are numbered as everywhere in sudokit, ``row * n + col`` from 0; values are ``1..n`` and
 ``symbols[value - 1]`` writes them.
@@ -16,7 +17,7 @@ from typing import Any, Iterable
 from ..board import Board, Conflict, read_text
 from ..errors import FormatError
 from ..formats import FORMATS
-from ..logic import Rating, Step
+from ..logic import Step
 from ..logic.grid import human_rules
 from ..results import SolveResult, SolveStatus
 from ..shape import Shape
@@ -372,24 +373,6 @@ def _house_json(shape: Shape, house: int) -> Json:
     """A house of a step: its kind, its number in its kind (0-based) and its cells."""
     kind, number = shape.geometry.describe(house)
     return {"kind": kind, "index": number, "cells": shape.houses[house].tolist()}
-
-
-def rating_json(rating: Rating) -> Json:
-    """A rating on HoDoKu's scale (status, level, score, the steps per technique) and, where
-    computed, Sudoku Explainer's ER/EP/ED."""
-    return {
-        "status": rating.status.value,
-        "level": None if rating.level is None else rating.level.value,
-        "score": rating.score,
-        "solved": rating.solved,
-        "techniques": dict(rating.techniques),
-        "steps": rating.steps,
-        "elapsed": rating.elapsed,
-        "er": rating.er,
-        "ep": rating.ep,
-        "ed": rating.ed,
-        "se_status": None if rating.se_status is None else rating.se_status.value,
-    }
 
 
 def unknown(budget: Budget) -> Json:
