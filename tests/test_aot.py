@@ -165,6 +165,7 @@ def _logic_walk(core, solver, board, steps: int = 60) -> list:
     return seen
 
 
+@pytest.mark.slow  # compiles HoDoKu's kernels with the JIT too: minutes from an empty cache
 def test_ahead_and_jit_logic_kernels_take_the_same_steps():
     core, solver = aot.load("hodoku.core"), aot.load("hodoku.solver")
     if core is None or solver is None:
@@ -177,6 +178,7 @@ def test_ahead_and_jit_logic_kernels_take_the_same_steps():
         assert _logic_walk(core, solver, board) == _logic_walk(jit_core, jit_solver, board), board.to_line()
 
 
+@pytest.mark.slow  # as above
 def test_ahead_and_jit_logic_kernels_rate_alike():
     core, solver = aot.load("hodoku.core"), aot.load("hodoku.solver")
     if core is None or solver is None:

@@ -201,6 +201,7 @@ def test_bad_requests_say_what_is_wrong(arguments, message):
         generate(1, **arguments)
 
 
+@pytest.mark.slow  # 30 s: a chi-square over many grids
 def test_full_grids_of_4x4_are_uniform():
     """Every one of the 288 grids of 4x4 equally likely: a chi-square test over 28,800 grids
     (287 degrees of freedom; 400 is beyond the 99.99th percentile of that distribution).
