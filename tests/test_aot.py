@@ -265,3 +265,46 @@ def test_ahead_kernels_release_the_gil():
     elapsed = time.perf_counter() - started
     # holding the GIL, the loop above would run about twice: once before, once after
     assert elapsed < 0.05 or ticks > 10, (elapsed, ticks)
+
+
+def _with_kernels(monkeypatch, modules: dict) -> None:
+    from sudokit import engines
+
+    for name, module in modules.items():
+        monkeypatch.setitem(engines._kernels, name, module)
+
+
+@pytest.mark.slow  # compiles the general and generation kernels with the JIT too
+def test_ahead_and_jit_general_search_and_generation_agree(monkeypatch):
+    """The general kernel (other shapes, every variant) and the generation kernels, compiled
+    ahead of time, walk the JIT's trees: the same counts, nodes, guesses and solutions, and
+    the same puzzles from the same seed."""
+    names = ("search.general", "search.general_batch", "search.generate")
+    ahead = {name: aot.load(name) for name in names}
+    if any(module is None for module in ahead.values()):
+        pytest.skip("no kernels compiled ahead of time for these sources and this CPU")
+    import importlib
+
+    import sudokit
+    from sudokit.results import Limits
+
+    jit = {name: importlib.import_module(f"sudokit.kernels.{name}") for name in names}
+    boards = ["." * 16, "." * 36, '{"size": 9, "diagonals": ["main", "anti"]}', '{"size": 9, "windoku": true}',
+              '{"size": 4, "cages": [[3, [0, 1]], [7, [2, 3]]]}', "." * 625]
+    boards += [e.puzzle for e in ENTRIES if e.size not in (9, 16)][:6]
+    answers = []
+    for modules in (ahead, jit):
+        _with_kernels(monkeypatch, modules)
+        seen = []
+        for text in boards:
+            from sudokit import engines
+
+            search = engines.GeneralSearch(sudokit.as_board(text), engine="dfs")
+            search.run(Limits(3, node_limit=20_000))
+            seen.append((search.count, search.nodes, search.guesses, search.out.tolist()))
+        made = sudokit.generate(3, shape="4x4", seed=5) + sudokit.generate(2, shape="6x6", seed=5)
+        made += sudokit.generate(1, shape="9x9", seed=5, symmetry="rot180")
+        batch = sudokit.solve_batch(np.zeros((3, 36), dtype=np.uint8), shape=sudokit.Shape(2, 3))
+        seen.append(([b.to_line() for b in made], batch.solutions.tolist(), batch.nodes.tolist()))
+        answers.append(seen)
+    assert answers[0] == answers[1]

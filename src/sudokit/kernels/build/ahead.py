@@ -1,6 +1,7 @@
 """Kernels compiled ahead of time, when the package is built: the searches a first command
-runs (one 9x9 or 16x16 board, batches of them, the givens check) and the human-style solver's
-(HoDoKu's techniques: ``hint``, ``explain``, ``rate`` on HoDoKu's scale, any boxed size), so
+runs (any shape, any variant, batches of boards, the givens check), generation, the human-style
+solver's (HoDoKu's techniques: ``hint``, ``explain``, ``rate`` on HoDoKu's scale, any boxed size)
+and Sudoku Explainer's rating loop, so
 that neither a first run nor a warm one waits for numba (importing it and loading its cache took
 most of a warm run; compiling the techniques, minutes).
 
@@ -19,6 +20,7 @@ use, as everywhere else. This module imports neither numba nor the kernels.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import json
@@ -40,6 +42,7 @@ UNITS: dict[str, tuple[str, ...]] = {
     "_ahead_hodoku": ("hodoku.core", "hodoku.solver"),
     "_ahead_se": ("se.core", "se.rate"),
     "_ahead_search": ("search.classic", "search.hexa", "search.givens"),
+    "_ahead_general": ("search.general", "search.general_batch", "search.generate"),
 }
 BUILD = 2
 
@@ -58,6 +61,10 @@ RECORDS = {
     "SE_WS": ("se.record", "new_workspace"),
 }
 _SE_STEP = "SE_GRID, SE_WS, SE_HINT, SE_HINT, SE_HINT"
+#: the general kernel's tables: a geometry's (read-only) and a variant's (``kernels/search/cages.py``)
+_HOUSES = "Array(int32, 2, 'C', readonly=True)"
+_VARIANT = "Tuple((uint64[::1], int32[:, ::1], int64[:, ::1], uint64[::1]))"
+_GRIDS = f"{_HOUSES}, {_HOUSES}, uint64, int64[::1], int64"
 
 #: kernel module -> exported function -> numba signature (arrays C-contiguous, as the Python
 #: layer makes them). The compiled functions do not check their arguments' types (a wrong
@@ -95,6 +102,33 @@ EXPORTS: dict[str, dict[str, str]] = {
             " int64[:, ::1], int64[::1])"
         ),
     },
+    "search.general": {
+        "search": (
+            f"int64(uint8[::1], {_HOUSES}, {_HOUSES}, uint64, uint64[:, ::1], int64[::1], uint64[::1], int64[::1],"
+            f" int64, int64, int64, uint8[::1], int32[::1], uint8[::1], int64[::1], uint64[:, ::1], int64[:, ::1], {_VARIANT})"
+        ),
+        "scratch": f"Tuple((uint64[:, ::1], int64[:, ::1]))({_HOUSES})",
+        "default_options": f"void({_HOUSES}, int64[::1])",
+        "variant_options": f"void({_HOUSES}, int64[::1])",
+        "_boxed": f"boolean({_HOUSES}, int64, int64)",
+    },
+    "search.general_batch": {
+        "solve_many": (
+            f"void(uint8[:, ::1], {_HOUSES}, {_HOUSES}, uint64, int64, int64, uint8[:, ::1], int64[::1], int64[::1],"
+            f" int64[::1], boolean[::1], {_VARIANT}, boolean)"
+        ),
+    },
+    "search.generate": {
+        "carve": (
+            f"void(int64, uint8[:, ::1], {_HOUSES}, {_HOUSES}, uint64, Array(int64, 1, 'C', readonly=True),"
+            " Array(int64, 1, 'C', readonly=True), int64[:, ::1], int64, boolean, int64, int64, int64[::1], uint8[:, ::1],"
+            " int64[::1], int64[::1])"
+        ),
+        "random_grids": f"void({_HOUSES}, int64, uint64, int64[::1], int64, uint8[:, ::1], boolean[::1])",
+        "searched_grids": f"void({_GRIDS}, uint8[:, ::1], boolean[::1])",
+        "mix": f"void({_GRIDS}, int64, uint8[:, ::1])",
+        "transform": "void(uint8[:, ::1], int64[:, ::1], int64[:, ::1], boolean[::1], uint8[:, ::1], uint8[:, ::1])",
+    },
     "se.core": {
         "load": "void(SE_GRID, int64[::1])",
         "apply_hint": "void(SE_GRID, SE_HINT)",
@@ -112,6 +146,11 @@ PLAIN: dict[str, tuple[str, tuple[str, ...]]] = {
     "hodoku.core": ("hodoku.record", ("new_state", "new_step")),
     "se.core": ("se.record", ("new_grid", "new_hint", "new_workspace")),
 }
+#: the same, for functions that take the kernel module's compiled functions as their first
+#: argument (they get this module's namespace)
+BOUND: dict[str, tuple[str, tuple[str, ...]]] = {
+    "search.general": ("search.options", ("options_for",)),
+}
 #: the module constants the Python layer reads, kept beside the compiled functions
 CONSTANTS: dict[str, tuple[str, ...]] = {
     "search.classic": ("LEVELS", "SLOTS"),
@@ -119,6 +158,10 @@ CONSTANTS: dict[str, tuple[str, ...]] = {
     "search.givens": (),
     "hodoku.core": (),
     "hodoku.solver": (),
+    "search.general": ("OPTIONS_SIZE", "RULES", "BRANCH", "RESTART", "SEED", "LAZY", "VALUES", "BOX_HEIGHT",
+                       "BOX_WIDTH", "LOCKED"),
+    "search.general_batch": (),
+    "search.generate": ("CLASSIC", "GENERAL", "SLICED", "UNIQUE", "MINIMAL", "CELL_MINIMAL"),
     "se.core": (),
     "se.rate": ("RES", "R_STATUS", "R_STEPS", "R_RULE", "R_PEARL_SET", "RUNNING", "SOLVED", "STUCK", "BUDGET",
                 "BASE_RULES", "RULE_FLOORS"),
@@ -186,11 +229,13 @@ def load(name: str) -> SimpleNamespace | None:
                 found = SimpleNamespace(**{k: _constant(v) for k, v in info["constants"][name].items()})
                 for function in EXPORTS[name]:
                     setattr(found, function, getattr(extension, _exported(name, function)))
-                if name in PLAIN:
-                    module, functions = PLAIN[name]
-                    plain = importlib.import_module(f"{__package__.rsplit('.', 1)[0]}.{module}")
-                    for function in functions:
-                        setattr(found, function, getattr(plain, function))
+                for table, bound in ((PLAIN, False), (BOUND, True)):
+                    if name in table:
+                        module, functions = table[name]
+                        plain = importlib.import_module(f"{__package__.rsplit('.', 1)[0]}.{module}")
+                        for function in functions:
+                            value = getattr(plain, function)
+                            setattr(found, function, functools.partial(value, found) if bound else value)
     _loaded[name] = found
     return found
 
@@ -230,7 +275,8 @@ def _info(unit: str) -> dict | None:
 
 def entries(unit: str) -> str:
     """What a unit's digest covers beside the sources: its entries and how they are built."""
-    return json.dumps([BUILD] + [[m, EXPORTS[m], CONSTANTS[m], PLAIN.get(m)] for m in UNITS[unit]])
+    listed = [[m, EXPORTS[m], CONSTANTS[m], PLAIN.get(m)] + ([BOUND[m]] if m in BOUND else []) for m in UNITS[unit]]
+    return json.dumps([BUILD] + listed)
 
 
 # -- the build --------------------------------------------------------------------------------
@@ -278,8 +324,9 @@ def build(folder: Path, unit: str) -> None:
         module = importlib.import_module(f"sudokit.kernels.{name}")
         files |= jit.kernel_closure(name)
         constants[name] = {constant: _saved(getattr(module, constant)) for constant in CONSTANTS[name]}
-        if name in PLAIN:
-            files |= jit.kernel_closure(PLAIN[name][0])
+        for table in (PLAIN, BOUND):
+            if name in table:
+                files |= jit.kernel_closure(table[name][0])
         for function, text in EXPORTS[name].items():
             signature = eval(text, {}, names)  # numba's own signature syntax, with the records' names
             compiler.export(_exported(name, function), signature)(getattr(module, function).py_func)

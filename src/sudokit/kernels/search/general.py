@@ -52,6 +52,8 @@ for the optimisation kernel) uses only the ``HIDDEN`` bit.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from . import cages as V
@@ -60,6 +62,7 @@ from ..build.jit import kernel
 from .bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
 from .driver import backtrack, finish, pause, resume
 from .matching import open_cells, perfect_matching, value_components
+from .options import options_for as options_for_with
 
 # -- options: one small int64 array, so benchmarks switch rules without recompiling ----------
 
@@ -109,31 +112,8 @@ _KEY = 64
 
 def options_for(shape, rules=None, branch=None, restart=None, seed=None, lazy=None,
                 values=None, variant=False) -> np.ndarray:
-    """The ``options`` array for a shape (or a geometry): the rules, branching, restarts and
-    value order that won on the data for its size (``variant``: for a board with variant
-    rules, see ``variant_options``) unless ``rules`` / ``branch`` / ``restart`` / ``seed`` /
-    ``lazy`` / ``values`` say otherwise (see ``default_options``). Locked candidates stay off
-    where the regions are not boxes, whatever ``rules`` says."""
-    options = np.zeros(OPTIONS_SIZE, dtype=np.int64)
-    if variant:
-        variant_options(shape.houses, options)
-    else:
-        default_options(shape.houses, options)
-    if rules is not None:
-        options[RULES] = rules
-    if branch is not None:
-        options[BRANCH] = branch
-    if restart is not None:
-        options[RESTART] = restart
-    if seed is not None:
-        options[SEED] = seed
-    if lazy is not None:
-        options[LAZY] = lazy
-    if values is not None:
-        options[VALUES] = values
-    if not _boxed(shape.houses, options[BOX_HEIGHT], options[BOX_WIDTH]):
-        options[RULES] &= ~LOCKED
-    return options
+    """``options.options_for`` with this module's kernels (compiled by numba on first use)."""
+    return options_for_with(sys.modules[__name__], shape, rules, branch, restart, seed, lazy, values, variant)
 
 
 @kernel
@@ -965,7 +945,7 @@ def search(
                             # the search the rules would have made alone
                             _reset_weights(cell_houses, weights, cell_weights)
                             depth = 0
-                            phase = _CHOOSE
+                            phase = np.int64(_CHOOSE)  # typed: the ahead-of-time compiler kept the literal 3
                             continue
                         iwork[_I_LAZY, 5] = depth  # here and below; above, when branched again
                 if options[RESTART] > 0 and ctl[P.COUNT] == 0 and depth > 0:
@@ -977,9 +957,9 @@ def search(
                         iwork[_I_RUN, 1] = 0
                         iwork[_I_RUN, 2] += iwork[_I_RUN, 2] // 2 + 1
                         depth = 0
-                        phase = _CHOOSE
+                        phase = np.int64(_CHOOSE)
                 continue
-            phase = _CHOOSE
+            phase = np.int64(_CHOOSE)
         if phase == _CHOOSE:
             cand = stack[depth, :cells]
             code, rest = choose(cand, houses, cell_houses, mode, empty_in, work[_W_DOM], weights,
