@@ -107,29 +107,33 @@ def skfr_run(binary: str, puzzles: list[str]) -> tuple[float, float, dict[str, t
 
 
 def skfr_report(binary: str, name: str, chosen: list[str], ours: list[tuple], ours_ms: list[float],
-                before: tuple, misses: list[str]) -> None:
-    """Run skfr again after sudokit's pass, keep the faster of its two runs, print the comparison."""
+                ours_cpu: list[float], before: tuple, misses: list[str]) -> None:
+    """Run skfr again after sudokit's pass and print the comparison, each of skfr's times the
+    lower of its two runs. skfr times itself in CPU time (``clock()``), so sudokit's CPU time is
+    set beside it; the wall times (skfr's process start included) are there too."""
     after = skfr_run(binary, chosen)
-    own, wall, theirs = min(before, after, key=lambda run: run[0])
+    own, wall = min(before[0], after[0]), min(before[1], after[1])
+    theirs = before[2]
     n = len(chosen)
     missing = [p for p in chosen if p not in theirs]
     rated = [(theirs[p][0], o) for p, o in zip(chosen, ours) if p in theirs]
     same_er = sum(abs(t[0] - o[0]) < 0.05 for t, o in rated)
     near = sum(abs(t[0] - o[0]) <= 0.3 + 1e-9 for t, o in rated)
     same_all = sum(all(abs(a - b) < 0.05 for a, b in zip(t, o)) for t, o in rated)
-    their_ms = [1e3 * theirs[p][1] for p in chosen if p in theirs and theirs[p][1] == theirs[p][1]]
-    ours_mean, ours_median = statistics.mean(ours_ms), statistics.median(ours_ms)
-    their_mean = 1e3 * own / n
-    their_median = statistics.median(their_ms) if their_ms else float("nan")
-    print(f"skfr ({binary}): {own:.3f} s own total for {n} puzzles, {wall:.3f} s with the process "
-          f"(faster of two runs, before and after sudokit's); no rating for {len(missing)}")
+    their_ms = [1e3 * min(before[2][p][1], after[2][p][1]) for p in chosen if p in theirs and p in after[2]]
+    mean, median = statistics.mean, statistics.median
+    their_cpu_mean = 1e3 * own / n
+    their_median = median(their_ms) if their_ms else float("nan")
+    print(f"skfr ({binary}): {own:.3f} s CPU by its own count for {n} puzzles, {wall:.3f} s wall with the process "
+          f"(the lower of two runs, before and after sudokit's); no rating for {len(missing)}")
     print(f"  same ER as sudokit {100 * same_er / n:.1f}%, within 0.3 {100 * near / n:.1f}%, same ER/EP/ED "
           f"{100 * same_all / n:.1f}%")
-    print(f"  {'':10} {'mean ms':>9} {'median ms':>10}\n  {'sudokit':10} {ours_mean:9.2f} {ours_median:10.2f}\n"
-          f"  {'skfr':10} {their_mean:9.2f} {their_median:10.1f}   (median to the ms; mean with the process: "
-          f"{1e3 * wall / n:.2f})")
-    print(f"  skfr/sudokit: mean {their_mean / ours_mean:.2f}x, median {their_median / ours_median:.2f}x "
-          f"(above 1: sudokit is faster)")
+    print(f"  {'ms a puzzle':14} {'CPU mean':>9} {'CPU median':>11} {'wall mean':>10} {'wall median':>12}")
+    print(f"  {'sudokit':14} {mean(ours_cpu):9.2f} {median(ours_cpu):11.2f} {mean(ours_ms):10.2f} {median(ours_ms):12.2f}")
+    print(f"  {'skfr':14} {their_cpu_mean:9.2f} {their_median:11.1f} {1e3 * wall / n:10.2f} {'-':>12}"
+          "   (its median to the ms; its wall with the process start)")
+    print(f"  skfr/sudokit (above 1: sudokit is faster): CPU mean {their_cpu_mean / mean(ours_cpu):.2f}x, CPU median "
+          f"{their_median / median(ours_cpu):.2f}x, wall mean {1e3 * wall / n / mean(ours_ms):.2f}x")
     for p, o in zip(chosen, ours):
         if p in theirs and abs(theirs[p][0][0] - o[0]) >= 0.05:
             t = theirs[p][0]
@@ -160,13 +164,14 @@ def main(args, rng, sets=None, read=None) -> int:
     for name in names:
         pool = recorded(args.data, name, sets if args.skfr else None, read)
         chosen = pool if len(pool) <= args.sample else rng.sample(pool, args.sample)
-        rows, ours_er, ours_all = [], [], []
+        rows, ours_er, ours_all, ours_cpu = [], [], [], []
         if args.skfr:
             skfr_before = skfr_run(args.skfr, [puzzle for puzzle, *_ in chosen])
         for puzzle, er, ep, ed in chosen:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             rating = sudokit.rate(puzzle, scale="se", time_limit=args.time_limit)
             ms = (time.perf_counter() - start) * 1e3
+            ours_cpu.append((time.process_time() - cpu) * 1e3)
             assert rating.er is not None, (puzzle, rating.status)
             ours_er.append(rating.er)
             ours = (rating.er, rating.ep, rating.ed)
@@ -185,7 +190,7 @@ def main(args, rng, sets=None, read=None) -> int:
             ms = [row["ms"] for row in rows]
             print(f"\n{name}: {len(rows)} puzzles, no recorded SE ratings; sudokit median {statistics.median(ms):.1f} ms, "
                   f"mean {statistics.mean(ms):.1f} ms, max {max(ms):.0f} ms")
-            skfr_report(args.skfr, name, [p for p, *_ in chosen], ours_all, ms, skfr_before, misses)
+            skfr_report(args.skfr, name, [p for p, *_ in chosen], ours_all, ms, ours_cpu, skfr_before, misses)
             continue
         print(f"\n{name}\n{header}")
         print(table_row("all", rows))
@@ -197,7 +202,8 @@ def main(args, rng, sets=None, read=None) -> int:
         if capped and len(capped) != len(rows):
             print(table_row("  ER <= 9.0", capped))
         if args.skfr:
-            skfr_report(args.skfr, name, [p for p, *_ in chosen], ours_all, [row["ms"] for row in rows], skfr_before, misses)
+            skfr_report(args.skfr, name, [p for p, *_ in chosen], ours_all, [row["ms"] for row in rows], ours_cpu,
+                        skfr_before, misses)  # fmt: skip
         if args.serate:
             wall, theirs = serate_run(args.serate, [puzzle for puzzle, *_ in chosen])
             their_er = [float(t.split("/")[0]) for t in theirs]
