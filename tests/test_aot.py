@@ -276,10 +276,10 @@ def _with_kernels(monkeypatch, modules: dict) -> None:
 
 @pytest.mark.slow  # compiles the general and generation kernels with the JIT too
 def test_ahead_and_jit_general_search_and_generation_agree(monkeypatch):
-    """The general kernel (other shapes, every variant) and the generation kernels, compiled
-    ahead of time, walk the JIT's trees: the same counts, nodes, guesses and solutions, and
-    the same puzzles from the same seed."""
-    names = ("search.general", "search.general_batch", "search.generate")
+    """The general kernel (other shapes, every variant), generation, optimisation and the
+    estimator, compiled ahead of time, walk the JIT's trees: the same counts, nodes, guesses and
+    solutions, the same puzzles from the same seed, the same optimum and estimate."""
+    names = ("search.general", "search.general_batch", "search.generate", "search.optimize", "search.estimate")
     ahead = {name: aot.load(name) for name in names}
     if any(module is None for module in ahead.values()):
         pytest.skip("no kernels compiled ahead of time for these sources and this CPU")
@@ -306,5 +306,8 @@ def test_ahead_and_jit_general_search_and_generation_agree(monkeypatch):
         made += sudokit.generate(1, shape="9x9", seed=5, symmetry="rot180")
         batch = sudokit.solve_batch(np.zeros((3, 36), dtype=np.uint8), shape=sudokit.Shape(2, 3))
         seen.append(([b.to_line() for b in made], batch.solutions.tolist(), batch.nodes.tolist()))
+        best = sudokit.maximize("." * 16, np.arange(16).reshape(4, 4))
+        guess = sudokit.estimate("." * 36, samples=300, seed=3)
+        seen.append((best.value, best.board.to_line(), best.nodes, guess.value, guess.hits))
         answers.append(seen)
     assert answers[0] == answers[1]

@@ -42,7 +42,7 @@ UNITS: dict[str, tuple[str, ...]] = {
     "_ahead_hodoku": ("hodoku.core", "hodoku.solver"),
     "_ahead_se": ("se.core", "se.rate"),
     "_ahead_search": ("search.classic", "search.hexa", "search.givens"),
-    "_ahead_general": ("search.general", "search.general_batch", "search.generate"),
+    "_ahead_general": ("search.general", "search.general_batch", "search.generate", "search.optimize", "search.estimate"),
 }
 BUILD = 2
 
@@ -129,6 +129,19 @@ EXPORTS: dict[str, dict[str, str]] = {
         "mix": f"void({_GRIDS}, int64, uint8[:, ::1])",
         "transform": "void(uint8[:, ::1], int64[:, ::1], int64[:, ::1], boolean[::1], uint8[:, ::1], uint8[:, ::1])",
     },
+    "search.optimize": {
+        "search": (
+            f"int64(uint8[::1], {_HOUSES}, {_HOUSES}, int32[:, ::1], int64[::1], uint64, uint64[:, ::1], int64[::1],"
+            " uint64[::1], int64[::1], int64[::1], int64, int64, uint8[::1], int32[::1], uint8[::1], int64[:, ::1],"
+            f" int64[:, ::1], int64[::1], int64[::1], int64[::1], int64, int64[::1], {_VARIANT})"
+        ),
+    },
+    "search.estimate": {
+        "probes": (
+            "void(uint64[::1], int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[::1], int64, uint64[::1],"
+            " float64, int64, int64[::1], float64[::1])"
+        ),
+    },
     "se.core": {
         "load": "void(SE_GRID, int64[::1])",
         "apply_hint": "void(SE_GRID, SE_HINT)",
@@ -162,6 +175,8 @@ CONSTANTS: dict[str, tuple[str, ...]] = {
                        "BOX_WIDTH", "LOCKED"),
     "search.general_batch": (),
     "search.generate": ("CLASSIC", "GENERAL", "SLICED", "UNIQUE", "MINIMAL", "CELL_MINIMAL"),
+    "search.optimize": ("SWEEPS", "STATS_SIZE", "FOUND", "BEST"),
+    "search.estimate": (),
     "se.core": (),
     "se.rate": ("RES", "R_STATUS", "R_STEPS", "R_RULE", "R_PEARL_SET", "RUNNING", "SOLVED", "STUCK", "BUDGET",
                 "BASE_RULES", "RULE_FLOORS"),
