@@ -79,6 +79,12 @@ def canonical(puzzle: Any) -> str:
     Raises ``ValueError`` for a board that is not 9x9 with 3x3 boxes, that carries a variant's
     rules, or whose givens repeat a value in a house (the moves would still apply, but it is
     no Sudoku)."""
+    if type(puzzle) is str and len(puzzle) == 81 and puzzle.isascii():
+        # the common case, a line of '.', '0' and digits: read, checked and minlexed in one
+        # compiled call; anything else (or a board that breaks a rule) goes the long way
+        out = np.empty(81, dtype=np.uint8)
+        if not engines.canon_kernel().minlex_line(np.frombuffer(puzzle.encode("ascii"), dtype=np.uint8), out):
+            return out.tobytes().decode("ascii")
     board = _checked(as_board(puzzle))
     out, _ = _minlex(board.cells[None, :])
     return _TEXT[out[0]].tobytes().decode("ascii")

@@ -397,3 +397,40 @@ def minlex(boards, out, how):
     b = np.empty((START, 2), dtype=np.int64)
     for k in range(boards.shape[0]):
         a, b = _minlex(boards[k], out[k], how[k], a, b)
+
+
+@kernel
+def minlex_line(text, out):
+    """The minlex form of one board written as 81 ASCII bytes (``.`` or ``0`` empty, ``1``-``9``)
+    into ``out`` (81 bytes, ``.`` and the labels as ASCII digits): the one-board road, which
+    checks its input itself. Returns 0, or 1 for a byte that is none of those, 2 for a digit
+    twice in a house (``out`` then unwritten): the caller reads such a board the long way."""
+    cells = np.empty(81, dtype=np.uint8)
+    rows = np.zeros(9, dtype=np.int64)
+    cols = np.zeros(9, dtype=np.int64)
+    boxes = np.zeros(9, dtype=np.int64)
+    for i in range(81):
+        ch = text[i]
+        if ch == 46 or ch == 48:
+            cells[i] = 0
+            continue
+        if ch < 49 or ch > 57:
+            return 1
+        d = ch - 48
+        cells[i] = d
+        r = i // 9
+        c = i - 9 * r
+        x = 3 * (r // 3) + c // 3
+        bit = 1 << d
+        if (rows[r] | cols[c] | boxes[x]) & bit:
+            return 2
+        rows[r] |= bit
+        cols[c] |= bit
+        boxes[x] |= bit
+    how = np.empty(HOW_SIZE, dtype=np.int8)
+    a = np.empty((START, 2), dtype=np.int64)
+    b = np.empty((START, 2), dtype=np.int64)
+    _minlex(cells, out, how, a, b)
+    for i in range(81):
+        out[i] = 46 if out[i] == 0 else out[i] + 48
+    return 0
