@@ -160,7 +160,7 @@ def _read(w0, w1, d, c, firstlab):
     return label, w0, w1 | label << (LABELS + 4 * d - 4)
 
 
-@kernel
+@kernel(inline="always")
 def _cell(src, n, dst, k, q, first, grid, place, filled, firstlab):
     """Output row k's cell q for every candidate of ``src[:n]``: the ways tied for its
     smallest value go to ``dst``; returns (their number, the value). A number over
@@ -291,6 +291,38 @@ def _options(w0, k):
     return options
 
 
+@kernel(inline="always")
+def _match_first(a, n, k, filled, minis):
+    """Of the ``n`` candidates ``a`` just given output row k, the band's next row after a full
+    first row (output row k - 1), keep those whose row k can start 4 5 6, if any can; returns
+    how many are kept. Row k's first three cells hold the digits of one of its stacks, whose
+    labels are the places of their columns in the first row, all in the other two stacks (same
+    band): distinct labels from 4 up, so at best 4 5 6, and that exactly when those three
+    digits fill one stack of the first row (every place is still open after a full first row).
+    Any other candidate reads more than 4 5 6 there. A row with an empty cell could read 0:
+    then all stay."""
+    for j in range(n):
+        w0 = a[j, 0]
+        if filled[(w0 >> T_BIT) & 1, _row_of(w0, k)] != 511:
+            return n
+    m = 0
+    for j in range(n):
+        w0 = a[j, 0]
+        t = (w0 >> T_BIT) & 1
+        r0 = _row_of(w0, k - 1)
+        r1 = _row_of(w0, k)
+        hit = False
+        for X in range(3):
+            for Y in range(3):
+                if minis[t, r1, X] == minis[t, r0, Y]:
+                    hit = True
+        if hit:
+            a[m, 0] = w0
+            a[m, 1] = a[j, 1]
+            m += 1
+    return m if m else n
+
+
 @kernel
 def _minlex(cells, out, how, a, b):
     """The minlex form of the 81 ``cells`` (0 empty) into ``out`` and one transformation that
@@ -298,6 +330,7 @@ def _minlex(cells, out, how, a, b):
     grid = np.zeros((2, 9, 9), dtype=np.int8)  # the board, and transposed
     place = np.full((2, 9, 10), -1, dtype=np.int8)  # place[t, r, d]: the column of d in row r
     filled = np.zeros((2, 9), dtype=np.int64)  # 9-bit masks of each row's givens
+    minis = np.zeros((2, 9, 3), dtype=np.int64)  # minis[t, r, X]: the digits of row r in stack X, bits
     for r in range(9):
         for c in range(9):
             d = cells[9 * r + c]
@@ -308,6 +341,8 @@ def _minlex(cells, out, how, a, b):
                 place[1, c, d] = r
                 filled[0, r] |= 1 << c
                 filled[1, c] |= 1 << r
+                minis[0, r, c // 3] |= 1 << d
+                minis[1, c, r // 3] |= 1 << d
     for t in range(2):
         a[t, 0] = OPEN[0] | t << T_BIT
         a[t, 1] = OPEN[1]
@@ -315,6 +350,7 @@ def _minlex(cells, out, how, a, b):
     n = np.int64(2)
     first = np.int64(-1)  # the first output row with a given, once there is one
     firstlab = np.int64(0)  # its labels, 4 bits a place
+    firstkey = np.int64(0)  # its pattern
     for k in range(9):
         # each candidate with each row it may take next: those of the smallest pattern
         # before the first given, the empty rows (if any) after it
@@ -347,8 +383,11 @@ def _minlex(cells, out, how, a, b):
             for q in range(9):
                 out[9 * k + q] = 0
             continue
+        if k == first + 1 and k % 3 and firstkey == 511:
+            n = _match_first(a, n, k, filled, minis)
         if first < 0:
             first = k
+            firstkey = best
             for j in range(n):
                 w0 = a[j, 0]
                 row = filled[(w0 >> T_BIT) & 1, _row_of(w0, k)]
