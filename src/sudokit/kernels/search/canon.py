@@ -323,14 +323,25 @@ def _match_first(a, n, k, filled, minis):
     return m if m else n
 
 
-@kernel
-def _minlex(cells, out, how, a, b):
+@kernel(inline="always")
+def _scratch():
+    """The work arrays of ``_minlex``, made once for a batch (what each board needs, it resets):
+    ``grid[t, r, c]`` the board (t = 0) and transposed (t = 1), ``place[t, r, d]`` the column
+    of digit d in row r (-1: none), ``filled[t, r]`` 9-bit masks of each row's givens,
+    ``minis[t, r, X]`` the digits of row r in stack X, as bits."""
+    return (np.zeros((2, 9, 9), dtype=np.int8), np.empty((2, 9, 10), dtype=np.int8),
+            np.empty((2, 9), dtype=np.int64), np.empty((2, 9, 3), dtype=np.int64))
+
+
+@kernel(inline="always")
+def _minlex(cells, out, how, a, b, grid, place, filled, minis):
     """The minlex form of the 81 ``cells`` (0 empty) into ``out`` and one transformation that
-    gives it into ``how``, with candidate buffers ``a`` and ``b`` (returned, maybe grown)."""
-    grid = np.zeros((2, 9, 9), dtype=np.int8)  # the board, and transposed
-    place = np.full((2, 9, 10), -1, dtype=np.int8)  # place[t, r, d]: the column of d in row r
-    filled = np.zeros((2, 9), dtype=np.int64)  # 9-bit masks of each row's givens
-    minis = np.zeros((2, 9, 3), dtype=np.int64)  # minis[t, r, X]: the digits of row r in stack X, bits
+    gives it into ``how``, with candidate buffers ``a`` and ``b`` (returned, maybe grown) and
+    the work arrays of ``_scratch``. Inlined: numba would count references to each array
+    handed to a call, once a board."""
+    place[:] = -1
+    filled[:] = 0
+    minis[:] = 0
     for r in range(9):
         for c in range(9):
             d = cells[9 * r + c]
@@ -434,8 +445,9 @@ def minlex(boards, out, how):
     one board too: each entry compiles on its own."""
     a = np.empty((START, 2), dtype=np.int64)
     b = np.empty((START, 2), dtype=np.int64)
+    grid, place, filled, minis = _scratch()
     for k in range(boards.shape[0]):
-        a, b = _minlex(boards[k], out[k], how[k], a, b)
+        a, b = _minlex(boards[k], out[k], how[k], a, b, grid, place, filled, minis)
 
 
 @kernel
@@ -469,7 +481,8 @@ def minlex_line(text, out):
     how = np.empty(HOW_SIZE, dtype=np.int8)
     a = np.empty((START, 2), dtype=np.int64)
     b = np.empty((START, 2), dtype=np.int64)
-    _minlex(cells, out, how, a, b)
+    grid, place, filled, minis = _scratch()
+    _minlex(cells, out, how, a, b, grid, place, filled, minis)
     for i in range(81):
         out[i] = 46 if out[i] == 0 else out[i] + 48
     return 0
