@@ -292,56 +292,174 @@ def _options(w0, k):
 
 
 @kernel(inline="always")
-def _match_first(a, n, k, filled, minis):
-    """Of the ``n`` candidates ``a`` just given output row k, the band's next row after a full
-    first row (output row k - 1), keep those whose row k can start 4 5 6, if any can; returns
-    how many are kept. Row k's first three cells hold the digits of one of its stacks, whose
-    labels are the places of their columns in the first row, all in the other two stacks (same
-    band): distinct labels from 4 up, so at best 4 5 6, and that exactly when those three
-    digits fill one stack of the first row (every place is still open after a full first row).
-    Any other candidate reads more than 4 5 6 there. A row with an empty cell could read 0:
-    then all stay."""
+def _next_label(c, X0, c0, c1, c2, Y, pos, free):
+    """The label a digit of the first row whose column is ``c`` takes in the second row's
+    first four cells (see ``_band_start``), with ``pos`` (4 bits a column: its place, 15 none
+    yet) and ``free`` (the next free place of output stacks 1 and 2, 4 bits each) before;
+    returns (label, pos, free) after."""
+    if c == c0:
+        return 1, pos, free
+    if c == c1:
+        return 2, pos, free
+    if c == c2:
+        return 3, pos, free
+    p = (pos >> (4 * c)) & 15
+    if p != 15:
+        return p + 1, pos, free
+    S = 1 if c // 3 == Y else 2
+    p = (free >> (4 * S)) & 15
+    return p + 1, pos & ~(15 << (4 * c)) | p << (4 * c), free + (1 << (4 * S))
+
+
+@kernel(inline="always")
+def _band_start(a, n, b, k, filled, place, grid):
+    """The ``n`` candidates ``a`` just given output row k, the band's next row after a full
+    first row (output row k - 1), narrowed to those that can start smallest in row k's first
+    four cells, as (a, b, n) after (the buffers swapped, maybe grown). Every place is still
+    open after a full first row, and each digit of row k is labelled by the place of its
+    column in the first row, a column of another stack (same band). So once output stack 0 is
+    board stack X0 and its first two places columns c0 and c1 (c2 the third), the smallest
+    start is forced: sigma(c), the first-row column of row k's digit at column c, takes the
+    earliest free place of its stack; sigma(c0) makes its stack output stack 1 (label 4), the
+    other becomes output stack 2, and cell 3 reads the column sigma(sigma(c0)), one of c0, c1,
+    c2 (labels 1-3) or in stack 2. Of these eighteen ways a candidate, every (X0, c0) that
+    gives the smallest start over all candidates stays, as a candidate of its own with X0 and
+    c0 chosen; any other transformation reads more within these cells, and the search would
+    drop it there. A row with an empty cell could read 0 there: then all stay."""
     for j in range(n):
         w0 = a[j, 0]
         if filled[(w0 >> T_BIT) & 1, _row_of(w0, k)] != 511:
-            return n
-    m = 0
+            return a, b, n, np.int64(0)
+    keys = np.empty((n, 9), dtype=np.int64)  # keys[j, 3 * X0 + u]: the best start with c0 = 3 * X0 + u
+    least = np.int64(1 << 20)
     for j in range(n):
         w0 = a[j, 0]
         t = (w0 >> T_BIT) & 1
         r0 = _row_of(w0, k - 1)
         r1 = _row_of(w0, k)
-        hit = False
-        for X in range(3):
-            for Y in range(3):
-                if minis[t, r1, X] == minis[t, r0, Y]:
-                    hit = True
-        if hit:
-            a[m, 0] = w0
-            a[m, 1] = a[j, 1]
-            m += 1
-    return m if m else n
+        sig = _sigma(place, grid, t, r0, r1)
+        for X0 in range(3):
+            for u in range(3):
+                c0 = 3 * X0 + u
+                s0 = (sig >> (4 * c0)) & 15
+                Y = s0 // 3
+                key = np.int64(1 << 20)
+                for v in range(1, 3):
+                    c1 = 3 * X0 + (u + v) % 3
+                    c2 = 3 * X0 + (u + 3 - v) % 3
+                    pos = np.int64(-1) & ~(15 << (4 * s0)) | (3 << (4 * s0))
+                    free = np.int64(4 << 4 | 6 << 8)
+                    l1, pos, free = _next_label((sig >> (4 * c1)) & 15, X0, c0, c1, c2, Y, pos, free)
+                    l2, pos, free = _next_label((sig >> (4 * c2)) & 15, X0, c0, c1, c2, Y, pos, free)
+                    l3, pos, free = _next_label((sig >> (4 * s0)) & 15, X0, c0, c1, c2, Y, pos, free)
+                    key = min(key, l1 << 8 | l2 << 4 | l3)
+                keys[j, c0] = key
+                least = min(least, key)
+    if least >> 4 == 5 << 4 | 6:
+        return _band_456(a, n, b, k, keys, least, place, grid)
+    m = 0
+    for j in range(n):
+        for c0 in range(9):
+            m += keys[j, c0] == least
+    if m > b.shape[0]:
+        b = np.empty((2 * m, 2), dtype=np.int64)
+    m = 0
+    for j in range(n):
+        for c0 in range(9):
+            if keys[j, c0] == least:
+                X0 = c0 // 3
+                b[m, 0] = _choose_stack(a[j, 0], 0, X0)
+                b[m, 1] = _pin(a[j, 1], X0, 0, c0 - 3 * X0)
+                m += 1
+    return b, a, m, np.int64(0)
+
+
+@kernel(inline="always")
+def _sigma(place, grid, t, r0, r1):
+    """sigma of ``_band_start``, 4 bits a column: for each column c, the column of the first
+    row (r0) that holds row r1's digit at c."""
+    sig = np.int64(0)
+    for c in range(9):
+        sig |= np.int64(place[t, r0, grid[t, r1, c]]) << (4 * c)
+    return sig
+
+
+@kernel(inline="always")
+def _band_456(a, n, b, k, keys, least, place, grid):
+    """``_band_start`` when row k can start 4 5 6: then the three digits of row k's stack X0
+    fill one stack Y of the first row, and (the stacks' digit counts agree) those of Y fill
+    the third stack Z, those of Z fill X0. With c0, c1, c2 the order of X0, everything is
+    forced: sigma(ci) takes place 3 + i, sigma(sigma(ci)) place 6 + i, and row k reads
+    4 5 6 7 8 9 and then the labels of sigma(sigma(sigma(ci))), back in X0 at c0, c1 or c2
+    (labels 1-3). The candidates, every (X0, c0, c1) whose last three are smallest, come out
+    with every stack and column chosen and every digit labelled; returns (a, b, n, row k's
+    last three, 4 bits each) and row k is not read again."""
+    tail = np.int64(1 << 12)
+    for rnd in range(2):
+        m = 0
+        for j in range(n):
+            w0 = a[j, 0]
+            t = (w0 >> T_BIT) & 1
+            sig = _sigma(place, grid, t, _row_of(w0, k - 1), _row_of(w0, k))
+            for c0 in range(9):
+                if keys[j, c0] != least:
+                    continue
+                X0 = c0 // 3
+                u = c0 - 3 * X0
+                for v in range(1, 3):
+                    c1 = 3 * X0 + (u + v) % 3
+                    c2 = 3 * X0 + (u + 3 - v) % 3
+                    last = np.int64(0)
+                    for c in (c0, c1, c2):
+                        back = (sig >> (4 * ((sig >> (4 * ((sig >> (4 * c)) & 15))) & 15))) & 15
+                        last = last << 4 | (1 if back == c0 else (2 if back == c1 else 3))
+                    if rnd == 0:
+                        tail = min(tail, last)
+                        continue
+                    if last != tail:
+                        continue
+                    if m >= b.shape[0]:
+                        grown = np.empty((2 * b.shape[0], 2), dtype=np.int64)
+                        grown[:m] = b[:m]
+                        b = grown
+                    x0 = w0
+                    x1 = a[j, 1]
+                    col = c0
+                    for i in range(3):  # output stack i: the stack of col = sigma^i(c0), its places sigma^i(c0, c1, c2)
+                        X = col // 3
+                        x0 = _choose_stack(x0, i, X)
+                        for h in range(3):
+                            cc = (c0, c1, c2)[h]
+                            for _ in range(i):
+                                cc = (sig >> (4 * cc)) & 15
+                            x1 = _pin(x1, X, h, cc - 3 * X)
+                            # the first row's digit at cc takes the label of cc's place
+                            d = grid[t, _row_of(w0, k - 1), cc]
+                            x1 = (x1 & ~(np.int64(15) << (LABELS + 4 * d - 4))) | np.int64(3 * i + h + 1) << (LABELS + 4 * d - 4)
+                        col = (sig >> (4 * col)) & 15
+                    x0 = (x0 & ~(np.int64(15) << NEXT)) | np.int64(10) << NEXT
+                    b[m, 0] = x0
+                    b[m, 1] = x1
+                    m += 1
+    return b, a, m, tail
 
 
 @kernel(inline="always")
 def _scratch():
     """The work arrays of ``_minlex``, made once for a batch (what each board needs, it resets):
     ``grid[t, r, c]`` the board (t = 0) and transposed (t = 1), ``place[t, r, d]`` the column
-    of digit d in row r (-1: none), ``filled[t, r]`` 9-bit masks of each row's givens,
-    ``minis[t, r, X]`` the digits of row r in stack X, as bits."""
-    return (np.zeros((2, 9, 9), dtype=np.int8), np.empty((2, 9, 10), dtype=np.int8),
-            np.empty((2, 9), dtype=np.int64), np.empty((2, 9, 3), dtype=np.int64))
+    of digit d in row r (-1: none), ``filled[t, r]`` 9-bit masks of each row's givens."""
+    return np.zeros((2, 9, 9), dtype=np.int8), np.empty((2, 9, 10), dtype=np.int8), np.empty((2, 9), dtype=np.int64)
 
 
 @kernel(inline="always")
-def _minlex(cells, out, how, a, b, grid, place, filled, minis):
+def _minlex(cells, out, how, a, b, grid, place, filled):
     """The minlex form of the 81 ``cells`` (0 empty) into ``out`` and one transformation that
     gives it into ``how``, with candidate buffers ``a`` and ``b`` (returned, maybe grown) and
     the work arrays of ``_scratch``. Inlined: numba would count references to each array
     handed to a call, once a board."""
     place[:] = -1
     filled[:] = 0
-    minis[:] = 0
     for r in range(9):
         for c in range(9):
             d = cells[9 * r + c]
@@ -352,8 +470,6 @@ def _minlex(cells, out, how, a, b, grid, place, filled, minis):
                 place[1, c, d] = r
                 filled[0, r] |= 1 << c
                 filled[1, c] |= 1 << r
-                minis[0, r, c // 3] |= 1 << d
-                minis[1, c, r // 3] |= 1 << d
     for t in range(2):
         a[t, 0] = OPEN[0] | t << T_BIT
         a[t, 1] = OPEN[1]
@@ -395,7 +511,13 @@ def _minlex(cells, out, how, a, b, grid, place, filled, minis):
                 out[9 * k + q] = 0
             continue
         if k == first + 1 and k % 3 and firstkey == 511:
-            n = _match_first(a, n, k, filled, minis)
+            a, b, n, tail = _band_start(a, n, b, k, filled, place, grid)
+            if tail:  # row k is known: 4 5 6 7 8 9 and then tail
+                for q in range(6):
+                    out[9 * k + q] = q + 4
+                for q in range(6, 9):
+                    out[9 * k + q] = (tail >> (4 * (8 - q))) & 15
+                continue
         if first < 0:
             first = k
             firstkey = best
@@ -445,9 +567,9 @@ def minlex(boards, out, how):
     one board too: each entry compiles on its own."""
     a = np.empty((START, 2), dtype=np.int64)
     b = np.empty((START, 2), dtype=np.int64)
-    grid, place, filled, minis = _scratch()
+    grid, place, filled = _scratch()
     for k in range(boards.shape[0]):
-        a, b = _minlex(boards[k], out[k], how[k], a, b, grid, place, filled, minis)
+        a, b = _minlex(boards[k], out[k], how[k], a, b, grid, place, filled)
 
 
 @kernel
@@ -481,8 +603,8 @@ def minlex_line(text, out):
     how = np.empty(HOW_SIZE, dtype=np.int8)
     a = np.empty((START, 2), dtype=np.int64)
     b = np.empty((START, 2), dtype=np.int64)
-    grid, place, filled, minis = _scratch()
-    _minlex(cells, out, how, a, b, grid, place, filled, minis)
+    grid, place, filled = _scratch()
+    _minlex(cells, out, how, a, b, grid, place, filled)
     for i in range(81):
         out[i] = 46 if out[i] == 0 else out[i] + 48
     return 0
