@@ -292,40 +292,24 @@ def _options(w0, k):
 
 
 @kernel(inline="always")
-def _next_label(c, X0, c0, c1, c2, Y, pos, free):
-    """The label a digit of the first row whose column is ``c`` takes in the second row's
-    first four cells (see ``_band_start``), with ``pos`` (4 bits a column: its place, 15 none
-    yet) and ``free`` (the next free place of output stacks 1 and 2, 4 bits each) before;
-    returns (label, pos, free) after."""
-    if c == c0:
-        return 1, pos, free
-    if c == c1:
-        return 2, pos, free
-    if c == c2:
-        return 3, pos, free
-    p = (pos >> (4 * c)) & 15
-    if p != 15:
-        return p + 1, pos, free
-    S = 1 if c // 3 == Y else 2
-    p = (free >> (4 * S)) & 15
-    return p + 1, pos & ~(15 << (4 * c)) | p << (4 * c), free + (1 << (4 * S))
-
-
-@kernel(inline="always")
 def _band_start(a, n, b, k, filled, place, grid):
     """The ``n`` candidates ``a`` just given output row k, the band's next row after a full
     first row (output row k - 1), narrowed to those that can start smallest in row k's first
-    four cells, as (a, b, n) after (the buffers swapped, maybe grown). Every place is still
-    open after a full first row, and each digit of row k is labelled by the place of its
-    column in the first row, a column of another stack (same band). So once output stack 0 is
-    board stack X0 and its first two places columns c0 and c1 (c2 the third), the smallest
-    start is forced: sigma(c), the first-row column of row k's digit at column c, takes the
-    earliest free place of its stack; sigma(c0) makes its stack output stack 1 (label 4), the
-    other becomes output stack 2, and cell 3 reads the column sigma(sigma(c0)), one of c0, c1,
-    c2 (labels 1-3) or in stack 2. Of these eighteen ways a candidate, every (X0, c0) that
-    gives the smallest start over all candidates stays, as a candidate of its own with X0 and
-    c0 chosen; any other transformation reads more within these cells, and the search would
-    drop it there. A row with an empty cell could read 0 there: then all stay."""
+    four cells, as (a, b, n, tail) after (the buffers swapped, maybe grown; tail: see
+    ``_band_456``, 0 here). Every place is still open after a full first row, and each digit
+    of row k is labelled by the place of its column in the first row, a column of another
+    stack (same band): sigma(c), row k's digit at column c found in the first row. Once output
+    stack 0 is board stack X0 and its first two places columns c0 and c1 (c2 the third), the
+    smallest start is forced: sigma(c0) takes place 3 (label 4) and makes its stack Y output
+    stack 1, the third stack Z output stack 2, each later sigma(c) the earliest free place of
+    its stack, and cell 3 reads sigma(sigma(c0)), one of c0, c1, c2 (labels 1-3) or in Z. Row
+    k's stacks spread over the first row's alike (a stack's digits all in one other stack, or
+    two and one, the same for every stack), so the start is 4 5 6 7 for every X0, c0, c1 when
+    they fill, else 4 5 7 and cell 3 when c0 and c1 are the two digits in Y (more otherwise).
+    Every (X0, c0) that gives the smallest start over all candidates stays, as a candidate
+    of its own with X0 and c0 chosen; any other transformation reads more within these
+    cells, and the search would drop it there. A row with an empty cell could read 0 there:
+    then all stay."""
     for j in range(n):
         w0 = a[j, 0]
         if filled[(w0 >> T_BIT) & 1, _row_of(w0, k)] != 511:
@@ -338,23 +322,34 @@ def _band_start(a, n, b, k, filled, place, grid):
         r0 = _row_of(w0, k - 1)
         r1 = _row_of(w0, k)
         sig = _sigma(place, grid, t, r0, r1)
+        split = 0  # how many of stack 0's digits stand in stack 1 of the first row
+        for u in range(3):
+            split += ((sig >> (4 * u)) & 15) // 3 == 1
         for X0 in range(3):
+            if split == 0 or split == 3:
+                # each stack's digits fill another stack: 4 5 6, and cell 3 reads the first
+                # place of stack 2, 7, whatever X0, c0 and c1
+                for u in range(3):
+                    keys[j, 3 * X0 + u] = 5 << 8 | 6 << 4 | 7
+                least = min(least, 5 << 8 | 6 << 4 | 7)
+                continue
+            # two of X0's digits stand in one stack (Y) of the first row, one in the other:
+            # only c0 and c1 those two read 4 5 (then 7); which of the two is c0 tells cell 3
+            y0 = ((sig >> (12 * X0)) & 15) // 3
+            y1 = ((sig >> (12 * X0 + 4)) & 15) // 3
+            y2 = ((sig >> (12 * X0 + 8)) & 15) // 3
+            lone = 0 if y1 == y2 else (1 if y0 == y2 else 2)
             for u in range(3):
                 c0 = 3 * X0 + u
-                s0 = (sig >> (4 * c0)) & 15
-                Y = s0 // 3
-                key = np.int64(1 << 20)
-                for v in range(1, 3):
-                    c1 = 3 * X0 + (u + v) % 3
-                    c2 = 3 * X0 + (u + 3 - v) % 3
-                    pos = np.int64(-1) & ~(15 << (4 * s0)) | (3 << (4 * s0))
-                    free = np.int64(4 << 4 | 6 << 8)
-                    l1, pos, free = _next_label((sig >> (4 * c1)) & 15, X0, c0, c1, c2, Y, pos, free)
-                    l2, pos, free = _next_label((sig >> (4 * c2)) & 15, X0, c0, c1, c2, Y, pos, free)
-                    l3, pos, free = _next_label((sig >> (4 * s0)) & 15, X0, c0, c1, c2, Y, pos, free)
-                    key = min(key, l1 << 8 | l2 << 4 | l3)
-                keys[j, c0] = key
-                least = min(least, key)
+                if u == lone:
+                    keys[j, c0] = 1 << 20
+                    continue
+                c1 = 3 * X0 + 3 - u - lone
+                c2 = 3 * X0 + lone
+                x = (sig >> (4 * ((sig >> (4 * c0)) & 15))) & 15
+                label = 1 if x == c0 else (2 if x == c1 else (3 if x == c2 else (7 if x == (sig >> (4 * c2)) & 15 else 8)))
+                keys[j, c0] = 5 << 8 | 7 << 4 | label
+                least = min(least, keys[j, c0])
     if least >> 4 == 5 << 4 | 6:
         return _band_456(a, n, b, k, keys, least, place, grid)
     m = 0
