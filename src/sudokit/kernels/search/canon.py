@@ -569,14 +569,13 @@ def minlex(boards, out, how):
 
 @kernel
 def minlex_line(text, out):
-    """The minlex form of one board written as 81 ASCII bytes (``.`` or ``0`` empty, ``1``-``9``)
-    into ``out`` (81 bytes, ``.`` and the labels as ASCII digits): the one-board road, which
-    checks its input itself. Returns 0, or 1 for a byte that is none of those, 2 for a digit
-    twice in a house (``out`` then unwritten): the caller reads such a board the long way."""
+    """The minlex form of one board written as 81 ASCII bytes (``.`` or ``0`` empty, ``1``-``9``;
+    ``bytes`` or an array) into ``out`` (81 bytes, a ``bytearray`` or an array: ``.`` and the
+    labels as ASCII digits): the one-board road, which checks its input itself. Returns 0, or
+    1 for a byte that is none of those, 2 for a digit twice in a house (``out`` then
+    unwritten): the caller reads such a board the long way."""
     cells = np.empty(81, dtype=np.uint8)
-    rows = np.zeros(9, dtype=np.int64)
-    cols = np.zeros(9, dtype=np.int64)
-    boxes = np.zeros(9, dtype=np.int64)
+    seen = np.zeros(27, dtype=np.int64)  # the digits of each row, column (9 +) and box (18 +)
     for i in range(81):
         ch = text[i]
         if ch == 46 or ch == 48:
@@ -588,18 +587,19 @@ def minlex_line(text, out):
         cells[i] = d
         r = i // 9
         c = i - 9 * r
-        x = 3 * (r // 3) + c // 3
+        x = 18 + 3 * (r // 3) + c // 3
         bit = 1 << d
-        if (rows[r] | cols[c] | boxes[x]) & bit:
+        if (seen[r] | seen[9 + c] | seen[x]) & bit:
             return 2
-        rows[r] |= bit
-        cols[c] |= bit
-        boxes[x] |= bit
+        seen[r] |= bit
+        seen[9 + c] |= bit
+        seen[x] |= bit
     how = np.empty(HOW_SIZE, dtype=np.int8)
     a = np.empty((START, 2), dtype=np.int64)
     b = np.empty((START, 2), dtype=np.int64)
     grid, place, filled = _scratch()
-    _minlex(cells, out, how, a, b, grid, place, filled)
+    form = np.empty(81, dtype=np.uint8)
+    _minlex(cells, form, how, a, b, grid, place, filled)
     for i in range(81):
-        out[i] = 46 if out[i] == 0 else out[i] + 48
+        out[i] = 46 if form[i] == 0 else form[i] + 48
     return 0
