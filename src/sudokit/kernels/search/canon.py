@@ -22,6 +22,13 @@ A candidate fixes nothing it does not have to:
   earlier only in that first row gets the label of the place its column would take, and the
   earliest free place gives the smallest label, so that place is taken for it (no branch).
 
+A full first row (every full grid) opens every place, and the search would then branch on
+every first column of every (first row, second row) pair, 324 ways; ``_band_start`` instead
+works out each pair's smallest start of the second row from how its stacks spread over the
+first row's, keeps only the (pair, stack, first column) ways that reach the smallest, and
+when that start is 4 5 6 (the band a cycle of three stacks, every column then forced) writes
+the whole second row at once.
+
 What is still open is kept as blocks: ``stacks[S]`` is a bit mask of the board's stacks that
 output stack S may still be, and ``cols[X, i]`` one of the columns of stack X that may stand
 at place i inside it. Masks of one block are equal and as wide as the block; blocks are
