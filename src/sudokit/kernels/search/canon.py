@@ -447,6 +447,55 @@ def _band_456(a, n, b, k, keys, least, place, grid):
 
 
 @kernel(inline="always")
+def _settled(a, n):
+    """Whether every candidate of ``a[:n]`` has chosen every stack and column and labelled
+    every digit (a full grid past its first band, mostly): then each reads a whole row at once."""
+    for j in range(n):
+        w0 = a[j, 0]
+        w1 = a[j, 1]
+        for S in range(3):
+            mask = _stacks(w0, S)
+            if mask & (mask - 1):
+                return False
+        for g in range(9):
+            mask = (w1 >> (3 * g)) & 7
+            if mask & (mask - 1):
+                return False
+        for d in range(1, 10):  # (a digit of the first row has no label until read again)
+            if not _label_of(w1, d):
+                return False
+    return True
+
+
+@kernel(inline="always")
+def _whole_row(a, n, k, grid):
+    """Output row k of every candidate of ``a[:n]``, all ``_settled``, read at once: those tied
+    for the smallest stay, in place; returns (their number, the row, 4 bits a cell)."""
+    best = np.int64(1) << 40
+    m = 0
+    for j in range(n):
+        w0 = a[j, 0]
+        w1 = a[j, 1]
+        t = (w0 >> T_BIT) & 1
+        r = _row_of(w0, k)
+        key = np.int64(0)
+        for S in range(3):
+            X = _low(_stacks(w0, S))
+            for i in range(3):
+                d = grid[t, r, 3 * X + _low(_cols(w1, X, i))]
+                key = key << 4 | (_label_of(w1, d) if d else 0)
+        if key > best:
+            continue
+        if key < best:
+            best = key
+            m = 0
+        a[m, 0] = w0
+        a[m, 1] = w1
+        m += 1
+    return m, best
+
+
+@kernel(inline="always")
 def _scratch():
     """The work arrays of ``_minlex``, made once for a batch (what each board needs, it resets):
     ``grid[t, r, c]`` the board (t = 0) and transposed (t = 1), ``place[t, r, d]`` the column
@@ -535,6 +584,11 @@ def _minlex(cells, out, how, a, b, grid, place, filled):
                     firstlab |= label << (4 * q)
                 else:
                     out[9 * k + q] = 0
+            continue
+        if _settled(a, n):
+            n, key = _whole_row(a, n, k, grid)
+            for q in range(9):
+                out[9 * k + q] = (key >> (4 * (8 - q))) & 15
             continue
         for q in range(9):
             m, value = _cell(a, n, b, k, q, first, grid, place, filled, firstlab)
