@@ -400,12 +400,12 @@ def _band_456(a, n, b, k, keys, least, place, grid):
     for rnd in range(2):
         m = 0
         for j in range(n):
+            if keys[j, 0] != least:  # a pair starts 4 5 6 for every c0 or for none
+                continue
             w0 = a[j, 0]
             t = (w0 >> T_BIT) & 1
             sig = _sigma(place, grid, t, _row_of(w0, k - 1), _row_of(w0, k))
             for c0 in range(9):
-                if keys[j, c0] != least:
-                    continue
                 X0 = c0 // 3
                 u = c0 - 3 * X0
                 for v in range(1, 3):
@@ -424,22 +424,22 @@ def _band_456(a, n, b, k, keys, least, place, grid):
                         grown = np.empty((2 * b.shape[0], 2), dtype=np.int64)
                         grown[:m] = b[:m]
                         b = grown
-                    x0 = w0
-                    x1 = a[j, 1]
-                    col = c0
-                    for i in range(3):  # output stack i: the stack of col = sigma^i(c0), its places sigma^i(c0, c1, c2)
-                        X = col // 3
-                        x0 = _choose_stack(x0, i, X)
-                        for h in range(3):
-                            cc = (c0, c1, c2)[h]
-                            for _ in range(i):
-                                cc = (sig >> (4 * cc)) & 15
-                            x1 = _pin(x1, X, h, cc - 3 * X)
-                            # the first row's digit at cc takes the label of cc's place
-                            d = grid[t, _row_of(w0, k - 1), cc]
-                            x1 = (x1 & ~(np.int64(15) << (LABELS + 4 * d - 4))) | np.int64(3 * i + h + 1) << (LABELS + 4 * d - 4)
-                        col = (sig >> (4 * col)) & 15
-                    x0 = (x0 & ~(np.int64(15) << NEXT)) | np.int64(10) << NEXT
+                    # output stack i holds sigma^i(c0, c1, c2) at its places, and the first
+                    # row's digit at each of those columns takes that place's label
+                    r0 = _row_of(w0, k - 1)
+                    stacks = np.int64(0)
+                    x1 = np.int64(0)
+                    for h in range(3):
+                        cc = c0 if h == 0 else (c1 if h == 1 else c2)
+                        for i in range(3):
+                            X = cc // 3
+                            if h == 0:
+                                stacks |= np.int64(1 << X) << (3 * i)
+                            x1 |= np.int64(1 << (cc - 3 * X)) << (3 * (3 * X + h))
+                            x1 |= np.int64(3 * i + h + 1) << (LABELS + 4 * int(grid[t, r0, cc]) - 4)
+                            cc = (sig >> (4 * cc)) & 15
+                    x0 = w0 & ~((np.int64(SPREAD * 7) << STACKS) | (np.int64(15) << NEXT))
+                    x0 |= stacks << STACKS | np.int64(10) << NEXT
                     b[m, 0] = x0
                     b[m, 1] = x1
                     m += 1
@@ -479,12 +479,15 @@ def _whole_row(a, n, k, grid):
         t = (w0 >> T_BIT) & 1
         r = _row_of(w0, k)
         key = np.int64(0)
-        for S in range(3):
-            X = _low(_stacks(w0, S))
-            for i in range(3):
-                d = grid[t, r, 3 * X + _low(_cols(w1, X, i))]
-                key = key << 4 | (_label_of(w1, d) if d else 0)
-        if key > best:
+        over = False
+        for q in range(9):
+            X = _low(_stacks(w0, q // 3))
+            d = grid[t, r, 3 * X + _low(_cols(w1, X, q % 3))]
+            key = key << 4 | (_label_of(w1, d) if d else 0)
+            if key > best >> (32 - 4 * q):  # already past the smallest row so far
+                over = True
+                break
+        if over:
             continue
         if key < best:
             best = key
