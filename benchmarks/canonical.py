@@ -16,17 +16,25 @@ first-compile times are measured apart, in fresh processes, with an empty and a 
 
 No pip-installable canonicaliser was found to compare with (PyPI names with sudoku, minlex
 or canon; larsdoku carries a "quick minlex approximation" inside one of its functions, not
-callable and not exact), so there is no peer column; the script says so. Exit status 1
-when a check fails.
+callable and not exact). The anchor is swb01's minlex (C, exact minlex, the same form as
+ours), which is no part of this project: given ``--minlex PATH`` (an executable built from
+1to9only's single-program port, that reads a file of 81-character lines and prints each
+line's minlex form first), the script runs it side by side on Royle's 17-clue puzzles and on
+the full grids that solving them gives, checks that every form agrees with ours, and prints
+both rates and their ratio. There both sides are timed in CPU seconds (the anchor's as a
+child process, less the same process on one line: its start and reading), best of
+``--passes``, as the machine may be shared. Exit status 1 when a check fails.
 
     python benchmarks/canonical.py
     python benchmarks/canonical.py --limit 2000 --passes 5
+    python benchmarks/canonical.py --minlex PATH --no-startup
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -71,6 +79,72 @@ def best_of(passes: int, run) -> float:
     return best
 
 
+def cpu_best_of(passes: int, run) -> float:
+    """The least CPU time (this process) of ``passes`` runs of ``run()``, in seconds."""
+    best = float("inf")
+    for _ in range(passes):
+        start = time.process_time()
+        run()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def anchor_run(path: Path, lines: list[str]) -> tuple[list[str], float]:
+    """The forms ``path`` (swb01's minlex) prints for ``lines``, and the CPU seconds its process
+    took (user + system)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
+        handle.write("".join(line + "\n" for line in lines))
+        name = handle.name
+    try:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        done = subprocess.run([str(path), name], capture_output=True, text=True, check=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    finally:
+        os.unlink(name)
+    spent = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return [line[:81] for line in done.stdout.splitlines() if len(line) >= 81], spent
+
+
+def anchor_section(path: Path, data: Path, limit: int, passes: int) -> int:
+    """Ours against swb01's minlex at ``path`` on Royle's puzzles and their solution grids:
+    the rates, their ratio, and whether every form agrees. Returns the number of failed checks."""
+    import sudokit
+    from sudokit.canon import canonical_batch
+
+    source = data / "9x9" / "royle_17clue.txt"
+    if not source.is_file():
+        print(f"(missing: {source}; no anchor comparison)")
+        return 1
+    puzzles = lines_of(source, limit)
+    solved = sudokit.solve_batch(puzzles)
+    grids = ["".join(map(str, row)) for row in np.asarray(solved.solutions).reshape(len(puzzles), -1)[:, :81]]
+    print(f"\nanchor: swb01's minlex ({path.name}); CPU time, best of {passes}; ratio = ours / anchor (above 1: ours faster)\n")
+    print(f"{'set':24} {'boards':>7}  {'anchor/s':>10}  {'canonical/s':>11} {'ratio':>6}  {'batch/s':>10} {'ratio':>6}  forms")
+    failures = 0
+    text = np.frombuffer(b".123456789", dtype=np.uint8)
+    for name, lines in (("royle_17clue", puzzles), ("royle_17clue grids", grids)):
+        n = len(lines)
+        theirs: list[str] = []
+        spent = float("inf")
+        for _ in range(passes):
+            forms, full = anchor_run(path, lines)
+            _, one = anchor_run(path, lines[:1])
+            theirs = forms
+            spent = min(spent, max(full - one, 1e-9))
+        values = np.array([[0 if c in ".0" else int(c) for c in line] for line in lines], dtype=np.uint8)
+        ours: list[str] = []
+        batch: list[np.ndarray] = []
+        single = cpu_best_of(passes, lambda: ours.__setitem__(slice(None), [sudokit.canonical(line) for line in lines]))
+        whole = cpu_best_of(passes, lambda: batch.__setitem__(slice(None), [canonical_batch(values)]))
+        batched = [text[row].tobytes().decode() for row in batch[0]]
+        same = sum(a == b == c for a, b, c in zip(ours, batched, theirs))
+        ok = same == n == len(theirs)
+        failures += not ok
+        print(f"{name:24} {n:7d}  {n / spent:10,.0f}  {n / single:11,.0f} {spent / single:6.2f}  {n / whole:10,.0f} {spent / whole:6.2f}  "
+              f"{'same' if ok else f'FAIL: {same} of {n} agree'}")
+    return failures
+
+
 def startup() -> tuple[float, float, float]:
     """(import s, first call with an empty compile cache s, first call with a warm one s),
     each in a fresh process."""
@@ -88,6 +162,7 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder (holding 9x9/)")
     parser.add_argument("--limit", type=int, default=5000, help="boards per set (default 5000)")
     parser.add_argument("--passes", type=int, default=3, help="timed passes, the best counts (default 3)")
+    parser.add_argument("--minlex", type=Path, help="swb01's minlex executable: run it side by side and compare (see above)")
     parser.add_argument("--no-startup", action="store_true", help="skip the import and compile times")
     args = parser.parse_args()
 
@@ -99,7 +174,11 @@ def main() -> int:
         imported, compiled, loaded = startup()
         print(f"import sudokit {imported * 1e3:.0f} ms; first canonical form: {compiled:.1f} s compiling, {loaded * 1e3:.0f} ms from the cache")
     sudokit.canonical("." * 81)  # compiled (or loaded) before any timing
-    print("peer: none (no pip-installable canonicaliser found; see this script's docstring)\n")
+    if args.minlex is None:
+        print("peer: none on PyPI (see this script's docstring); --minlex PATH runs swb01's minlex beside ours\n")
+    else:
+        failures += anchor_section(args.minlex, args.data, args.limit, args.passes)
+        print()
     print(f"{'set':24} {'boards':>7}  {'canonical/s':>12} {'usec':>7}  {'batch/s':>10} {'usec':>7}  checks")
     for name, file in SETS:
         path = args.data / "9x9" / file

@@ -17,12 +17,16 @@ Sections (each can be skipped, see ``--help``):
    and by hodoku-py.
 4. *Big boards*: the median time of one unique minimal 16x16 and 25x25 puzzle.
 5. *Canonical forms*: ``sudokit.canonical`` per second on Royle's 17-clue puzzles (one call a
-   puzzle) and ``canonical_batch`` on the whole sample.
+   puzzle) and ``canonical_batch`` on the whole sample; with ``--minlex PATH``, swb01's minlex
+   (the anchor, not part of this project) side by side on those puzzles and their solution
+   grids, every form compared (``benchmarks/canonical.py``, which says how).
 6. *Dask*: ``generate --dask`` on a local cluster of 1 and 2 worker processes against the
    local run, the files compared byte for byte.
 
 Targets (issue): >= 100x hodoku-py on unique minimal 9x9, >= 10x at level hard and above, a
-unique minimal 25x25 in <= 5 s median, minlex >= 20,000 puzzles/s on one thread.
+unique minimal 25x25 in <= 5 s median, minlex >= 20,000 puzzles/s on one thread; issue 32:
+minlex at or above swb01's (>= 500k puzzles/s, >= 125k full grids/s batched on one thread, one
+call a board within 2x of that).
 
     python benchmarks/generate.py
     python benchmarks/generate.py --count 2000 --level-seconds 30 --big 25x25:3
@@ -249,6 +253,12 @@ def section_canonical(args) -> None:
     batched = len(lines) / (time.perf_counter() - start)
     print(f"\n## canonical forms (royle_17clue, {len(lines)} puzzles, one thread)\n")
     print(f"sudokit.canonical, one call a puzzle: {single:,.0f}/s; canonical_batch: {batched:,.0f}/s")
+    if args.minlex is not None:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from canonical import anchor_section
+
+        if anchor_section(args.minlex, args.data, args.canon, 3):
+            raise SystemExit("canonical forms: the anchor and sudokit disagree (see above)")
 
 
 def section_dask(args) -> None:
@@ -295,6 +305,7 @@ def main() -> int:
     parser.add_argument("--rated", type=int, default=300, help="puzzles rated in section 3")
     parser.add_argument("--big", default="16x16:5,25x25:2", help="shape:count pairs for section 4")
     parser.add_argument("--canon", type=int, default=20000, help="Royle puzzles in section 5")
+    parser.add_argument("--minlex", type=Path, help="swb01's minlex executable, run beside section 5 on the same boards")
     parser.add_argument("--dask-count", type=int, default=2000, help="puzzles made on the Dask cluster (section 6)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--skip", default="", help="comma-separated sections to skip: " + ",".join(SECTIONS))

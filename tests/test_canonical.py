@@ -233,6 +233,22 @@ def test_batch_agrees_with_single_boards_and_takes_none():
     assert canonical_batch(np.zeros((0, 81), dtype=np.uint8)).shape == (0, 81)
 
 
+def test_a_line_of_digits_takes_the_short_road_to_the_same_form():
+    # canonical() reads an 81-character line of '.', '0' and digits in one compiled call, and
+    # anything else the long way: both give the batch's forms, and a board the short road
+    # refuses (a repeat, another alphabet) still gets the long way's answer or error
+    puzzles = ROYLE[:10] + DENSE[:10] + GRIDS[:5]
+    expected = [text(row) for row in canonical_batch(np.array([cells(p) for p in puzzles]))]
+    assert [sudokit.canonical(p) for p in puzzles] == expected
+    assert [sudokit.canonical(p.replace(".", "0")) for p in puzzles] == expected
+    assert [sudokit.canonical(sudokit.Board.from_line(p)) for p in puzzles] == expected
+    assert sudokit.canonical(ROYLE[3].replace(".", "-")) == expected[3]
+    with pytest.raises(ValueError, match="repeat: 7 appears 2 times in column 1"):
+        sudokit.canonical("7" + "." * 8 + "7" + "." * 71)
+    with pytest.raises(ValueError, match="unexpected symbol 'x'"):
+        sudokit.canonical("x" + "." * 80)
+
+
 def test_any_alphabet_and_any_format_give_digits():
     grid_text = sudokit.Board.from_line(ROYLE[5]).to_grid()
     assert sudokit.canonical(grid_text) == ROYLE[5]

@@ -79,6 +79,13 @@ def canonical(puzzle: Any) -> str:
     Raises ``ValueError`` for a board that is not 9x9 with 3x3 boxes, that carries a variant's
     rules, or whose givens repeat a value in a house (the moves would still apply, but it is
     no Sudoku)."""
+    if type(puzzle) is str and len(puzzle) == 81 and puzzle.isascii():
+        # the common case, a line of '.', '0' and digits: read, checked and minlexed in one
+        # compiled call, bytes in and a bytearray out (no arrays to make or to type-check);
+        # anything else (or a board that breaks a rule) goes the long way
+        form = bytearray(81)
+        if not (_LINE or _line_kernel())(puzzle.encode("ascii"), form):
+            return form.decode("ascii")
     board = _checked(as_board(puzzle))
     out, _ = _minlex(board.cells[None, :])
     return _TEXT[out[0]].tobytes().decode("ascii")
@@ -157,6 +164,17 @@ def _checked(board: Board) -> Board:
     if repeats_a_given(board):
         raise ValueError(f"its givens repeat: {board.status()}")
     return board
+
+
+#: ``kernels.search.canon.minlex_line`` once loaded
+_LINE: Any = None
+
+
+def _line_kernel() -> Any:
+    """``kernels.search.canon.minlex_line``, loaded (and kept) on first use."""
+    global _LINE
+    _LINE = engines.canon_kernel().minlex_line
+    return _LINE
 
 
 def _minlex(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -22,6 +22,13 @@ A candidate fixes nothing it does not have to:
   earlier only in that first row gets the label of the place its column would take, and the
   earliest free place gives the smallest label, so that place is taken for it (no branch).
 
+A full first row (every full grid) opens every place, and the search would then branch on
+every first column of every (first row, second row) pair, 324 ways; ``_band_start`` instead
+works out each pair's smallest start of the second row from how its stacks spread over the
+first row's, keeps only the (pair, stack, first column) ways that reach the smallest, and
+when that start is 4 5 6 (the band a cycle of three stacks, every column then forced) writes
+the whole second row at once.
+
 What is still open is kept as blocks: ``stacks[S]`` is a bit mask of the board's stacks that
 output stack S may still be, and ``cols[X, i]`` one of the columns of stack X that may stand
 at place i inside it. Masks of one block are equal and as wide as the block; blocks are
@@ -160,7 +167,7 @@ def _read(w0, w1, d, c, firstlab):
     return label, w0, w1 | label << (LABELS + 4 * d - 4)
 
 
-@kernel
+@kernel(inline="always")
 def _cell(src, n, dst, k, q, first, grid, place, filled, firstlab):
     """Output row k's cell q for every candidate of ``src[:n]``: the ways tied for its
     smallest value go to ``dst``; returns (their number, the value). A number over
@@ -291,13 +298,222 @@ def _options(w0, k):
     return options
 
 
-@kernel
-def _minlex(cells, out, how, a, b):
+@kernel(inline="always")
+def _band_start(a, n, b, k, filled, place, grid):
+    """The ``n`` candidates ``a`` just given output row k, the band's next row after a full
+    first row (output row k - 1), narrowed to those that can start smallest in row k's first
+    four cells, as (a, b, n, tail) after (the buffers swapped, maybe grown; tail: see
+    ``_band_456``, 0 here). Every place is still open after a full first row, and each digit
+    of row k is labelled by the place of its column in the first row, a column of another
+    stack (same band): sigma(c), row k's digit at column c found in the first row. Once output
+    stack 0 is board stack X0 and its first two places columns c0 and c1 (c2 the third), the
+    smallest start is forced: sigma(c0) takes place 3 (label 4) and makes its stack Y output
+    stack 1, the third stack Z output stack 2, each later sigma(c) the earliest free place of
+    its stack, and cell 3 reads sigma(sigma(c0)), one of c0, c1, c2 (labels 1-3) or in Z. Row
+    k's stacks spread over the first row's alike (a stack's digits all in one other stack, or
+    two and one, the same for every stack), so the start is 4 5 6 7 for every X0, c0, c1 when
+    they fill, else 4 5 7 and cell 3 when c0 and c1 are the two digits in Y (more otherwise).
+    Every (X0, c0) that gives the smallest start over all candidates stays, as a candidate
+    of its own with X0 and c0 chosen; any other transformation reads more within these
+    cells, and the search would drop it there. A row with an empty cell could read 0 there:
+    then all stay."""
+    for j in range(n):
+        w0 = a[j, 0]
+        if filled[(w0 >> T_BIT) & 1, _row_of(w0, k)] != 511:
+            return a, b, n, np.int64(0)
+    keys = np.empty((n, 9), dtype=np.int64)  # keys[j, 3 * X0 + u]: the best start with c0 = 3 * X0 + u
+    least = np.int64(1 << 20)
+    for j in range(n):
+        w0 = a[j, 0]
+        t = (w0 >> T_BIT) & 1
+        r0 = _row_of(w0, k - 1)
+        r1 = _row_of(w0, k)
+        sig = _sigma(place, grid, t, r0, r1)
+        split = 0  # how many of stack 0's digits stand in stack 1 of the first row
+        for u in range(3):
+            split += ((sig >> (4 * u)) & 15) // 3 == 1
+        for X0 in range(3):
+            if split == 0 or split == 3:
+                # each stack's digits fill another stack: 4 5 6, and cell 3 reads the first
+                # place of stack 2, 7, whatever X0, c0 and c1
+                for u in range(3):
+                    keys[j, 3 * X0 + u] = 5 << 8 | 6 << 4 | 7
+                least = min(least, 5 << 8 | 6 << 4 | 7)
+                continue
+            # two of X0's digits stand in one stack (Y) of the first row, one in the other:
+            # only c0 and c1 those two read 4 5 (then 7); which of the two is c0 tells cell 3
+            y0 = ((sig >> (12 * X0)) & 15) // 3
+            y1 = ((sig >> (12 * X0 + 4)) & 15) // 3
+            y2 = ((sig >> (12 * X0 + 8)) & 15) // 3
+            lone = 0 if y1 == y2 else (1 if y0 == y2 else 2)
+            for u in range(3):
+                c0 = 3 * X0 + u
+                if u == lone:
+                    keys[j, c0] = 1 << 20
+                    continue
+                c1 = 3 * X0 + 3 - u - lone
+                c2 = 3 * X0 + lone
+                x = (sig >> (4 * ((sig >> (4 * c0)) & 15))) & 15
+                label = 1 if x == c0 else (2 if x == c1 else (3 if x == c2 else (7 if x == (sig >> (4 * c2)) & 15 else 8)))
+                keys[j, c0] = 5 << 8 | 7 << 4 | label
+                least = min(least, keys[j, c0])
+    if least >> 4 == 5 << 4 | 6:
+        return _band_456(a, n, b, k, keys, least, place, grid)
+    m = 0
+    for j in range(n):
+        for c0 in range(9):
+            m += keys[j, c0] == least
+    if m > b.shape[0]:
+        b = np.empty((2 * m, 2), dtype=np.int64)
+    m = 0
+    for j in range(n):
+        for c0 in range(9):
+            if keys[j, c0] == least:
+                X0 = c0 // 3
+                b[m, 0] = _choose_stack(a[j, 0], 0, X0)
+                b[m, 1] = _pin(a[j, 1], X0, 0, c0 - 3 * X0)
+                m += 1
+    return b, a, m, np.int64(0)
+
+
+@kernel(inline="always")
+def _sigma(place, grid, t, r0, r1):
+    """sigma of ``_band_start``, 4 bits a column: for each column c, the column of the first
+    row (r0) that holds row r1's digit at c."""
+    sig = np.int64(0)
+    for c in range(9):
+        sig |= np.int64(place[t, r0, grid[t, r1, c]]) << (4 * c)
+    return sig
+
+
+@kernel(inline="always")
+def _band_456(a, n, b, k, keys, least, place, grid):
+    """``_band_start`` when row k can start 4 5 6: then the three digits of row k's stack X0
+    fill one stack Y of the first row, and (the stacks' digit counts agree) those of Y fill
+    the third stack Z, those of Z fill X0. With c0, c1, c2 the order of X0, everything is
+    forced: sigma(ci) takes place 3 + i, sigma(sigma(ci)) place 6 + i, and row k reads
+    4 5 6 7 8 9 and then the labels of sigma(sigma(sigma(ci))), back in X0 at c0, c1 or c2
+    (labels 1-3). The candidates, every (X0, c0, c1) whose last three are smallest, come out
+    with every stack and column chosen and every digit labelled; returns (a, b, n, row k's
+    last three, 4 bits each) and row k is not read again."""
+    tail = np.int64(1 << 12)
+    for rnd in range(2):
+        m = 0
+        for j in range(n):
+            if keys[j, 0] != least:  # a pair starts 4 5 6 for every c0 or for none
+                continue
+            w0 = a[j, 0]
+            t = (w0 >> T_BIT) & 1
+            sig = _sigma(place, grid, t, _row_of(w0, k - 1), _row_of(w0, k))
+            for c0 in range(9):
+                X0 = c0 // 3
+                u = c0 - 3 * X0
+                for v in range(1, 3):
+                    c1 = 3 * X0 + (u + v) % 3
+                    c2 = 3 * X0 + (u + 3 - v) % 3
+                    last = np.int64(0)
+                    for c in (c0, c1, c2):
+                        back = (sig >> (4 * ((sig >> (4 * ((sig >> (4 * c)) & 15))) & 15))) & 15
+                        last = last << 4 | (1 if back == c0 else (2 if back == c1 else 3))
+                    if rnd == 0:
+                        tail = min(tail, last)
+                        continue
+                    if last != tail:
+                        continue
+                    if m >= b.shape[0]:
+                        grown = np.empty((2 * b.shape[0], 2), dtype=np.int64)
+                        grown[:m] = b[:m]
+                        b = grown
+                    # output stack i holds sigma^i(c0, c1, c2) at its places, and the first
+                    # row's digit at each of those columns takes that place's label
+                    r0 = _row_of(w0, k - 1)
+                    stacks = np.int64(0)
+                    x1 = np.int64(0)
+                    for h in range(3):
+                        cc = c0 if h == 0 else (c1 if h == 1 else c2)
+                        for i in range(3):
+                            X = cc // 3
+                            if h == 0:
+                                stacks |= np.int64(1 << X) << (3 * i)
+                            x1 |= np.int64(1 << (cc - 3 * X)) << (3 * (3 * X + h))
+                            x1 |= np.int64(3 * i + h + 1) << (LABELS + 4 * int(grid[t, r0, cc]) - 4)
+                            cc = (sig >> (4 * cc)) & 15
+                    x0 = w0 & ~((np.int64(SPREAD * 7) << STACKS) | (np.int64(15) << NEXT))
+                    x0 |= stacks << STACKS | np.int64(10) << NEXT
+                    b[m, 0] = x0
+                    b[m, 1] = x1
+                    m += 1
+    return b, a, m, tail
+
+
+@kernel(inline="always")
+def _settled(a, n):
+    """Whether every candidate of ``a[:n]`` has chosen every stack and column and labelled
+    every digit (a full grid past its first band, mostly): then each reads a whole row at once."""
+    for j in range(n):
+        w0 = a[j, 0]
+        w1 = a[j, 1]
+        for S in range(3):
+            mask = _stacks(w0, S)
+            if mask & (mask - 1):
+                return False
+        for g in range(9):
+            mask = (w1 >> (3 * g)) & 7
+            if mask & (mask - 1):
+                return False
+        for d in range(1, 10):  # (a digit of the first row has no label until read again)
+            if not _label_of(w1, d):
+                return False
+    return True
+
+
+@kernel(inline="always")
+def _whole_row(a, n, k, grid):
+    """Output row k of every candidate of ``a[:n]``, all ``_settled``, read at once: those tied
+    for the smallest stay, in place; returns (their number, the row, 4 bits a cell)."""
+    best = np.int64(1) << 40
+    m = 0
+    for j in range(n):
+        w0 = a[j, 0]
+        w1 = a[j, 1]
+        t = (w0 >> T_BIT) & 1
+        r = _row_of(w0, k)
+        key = np.int64(0)
+        over = False
+        for q in range(9):
+            X = _low(_stacks(w0, q // 3))
+            d = grid[t, r, 3 * X + _low(_cols(w1, X, q % 3))]
+            key = key << 4 | (_label_of(w1, d) if d else 0)
+            if key > best >> (32 - 4 * q):  # already past the smallest row so far
+                over = True
+                break
+        if over:
+            continue
+        if key < best:
+            best = key
+            m = 0
+        a[m, 0] = w0
+        a[m, 1] = w1
+        m += 1
+    return m, best
+
+
+@kernel(inline="always")
+def _scratch():
+    """The work arrays of ``_minlex``, made once for a batch (what each board needs, it resets):
+    ``grid[t, r, c]`` the board (t = 0) and transposed (t = 1), ``place[t, r, d]`` the column
+    of digit d in row r (-1: none), ``filled[t, r]`` 9-bit masks of each row's givens."""
+    return np.zeros((2, 9, 9), dtype=np.int8), np.empty((2, 9, 10), dtype=np.int8), np.empty((2, 9), dtype=np.int64)
+
+
+@kernel(inline="always")
+def _minlex(cells, out, how, a, b, grid, place, filled):
     """The minlex form of the 81 ``cells`` (0 empty) into ``out`` and one transformation that
-    gives it into ``how``, with candidate buffers ``a`` and ``b`` (returned, maybe grown)."""
-    grid = np.zeros((2, 9, 9), dtype=np.int8)  # the board, and transposed
-    place = np.full((2, 9, 10), -1, dtype=np.int8)  # place[t, r, d]: the column of d in row r
-    filled = np.zeros((2, 9), dtype=np.int64)  # 9-bit masks of each row's givens
+    gives it into ``how``, with candidate buffers ``a`` and ``b`` (returned, maybe grown) and
+    the work arrays of ``_scratch``. Inlined: numba would count references to each array
+    handed to a call, once a board."""
+    place[:] = -1
+    filled[:] = 0
     for r in range(9):
         for c in range(9):
             d = cells[9 * r + c]
@@ -315,6 +531,7 @@ def _minlex(cells, out, how, a, b):
     n = np.int64(2)
     first = np.int64(-1)  # the first output row with a given, once there is one
     firstlab = np.int64(0)  # its labels, 4 bits a place
+    firstkey = np.int64(0)  # its pattern
     for k in range(9):
         # each candidate with each row it may take next: those of the smallest pattern
         # before the first given, the empty rows (if any) after it
@@ -347,8 +564,17 @@ def _minlex(cells, out, how, a, b):
             for q in range(9):
                 out[9 * k + q] = 0
             continue
+        if k == first + 1 and k % 3 and firstkey == 511:
+            a, b, n, tail = _band_start(a, n, b, k, filled, place, grid)
+            if tail:  # row k is known: 4 5 6 7 8 9 and then tail
+                for q in range(6):
+                    out[9 * k + q] = q + 4
+                for q in range(6, 9):
+                    out[9 * k + q] = (tail >> (4 * (8 - q))) & 15
+                continue
         if first < 0:
             first = k
+            firstkey = best
             for j in range(n):
                 w0 = a[j, 0]
                 row = filled[(w0 >> T_BIT) & 1, _row_of(w0, k)]
@@ -361,6 +587,11 @@ def _minlex(cells, out, how, a, b):
                     firstlab |= label << (4 * q)
                 else:
                     out[9 * k + q] = 0
+            continue
+        if _settled(a, n):
+            n, key = _whole_row(a, n, k, grid)
+            for q in range(9):
+                out[9 * k + q] = (key >> (4 * (8 - q))) & 15
             continue
         for q in range(9):
             m, value = _cell(a, n, b, k, q, first, grid, place, filled, firstlab)
@@ -395,5 +626,44 @@ def minlex(boards, out, how):
     one board too: each entry compiles on its own."""
     a = np.empty((START, 2), dtype=np.int64)
     b = np.empty((START, 2), dtype=np.int64)
+    grid, place, filled = _scratch()
     for k in range(boards.shape[0]):
-        a, b = _minlex(boards[k], out[k], how[k], a, b)
+        a, b = _minlex(boards[k], out[k], how[k], a, b, grid, place, filled)
+
+
+@kernel
+def minlex_line(text, out):
+    """The minlex form of one board written as 81 ASCII bytes (``.`` or ``0`` empty, ``1``-``9``;
+    ``bytes`` or an array) into ``out`` (81 bytes, a ``bytearray`` or an array: ``.`` and the
+    labels as ASCII digits): the one-board road, which checks its input itself. Returns 0, or
+    1 for a byte that is none of those, 2 for a digit twice in a house (``out`` then
+    unwritten): the caller reads such a board the long way."""
+    cells = np.empty(81, dtype=np.uint8)
+    seen = np.zeros(27, dtype=np.int64)  # the digits of each row, column (9 +) and box (18 +)
+    for i in range(81):
+        ch = text[i]
+        if ch == 46 or ch == 48:
+            cells[i] = 0
+            continue
+        if ch < 49 or ch > 57:
+            return 1
+        d = ch - 48
+        cells[i] = d
+        r = i // 9
+        c = i - 9 * r
+        x = 18 + 3 * (r // 3) + c // 3
+        bit = 1 << d
+        if (seen[r] | seen[9 + c] | seen[x]) & bit:
+            return 2
+        seen[r] |= bit
+        seen[9 + c] |= bit
+        seen[x] |= bit
+    how = np.empty(HOW_SIZE, dtype=np.int8)
+    a = np.empty((START, 2), dtype=np.int64)
+    b = np.empty((START, 2), dtype=np.int64)
+    grid, place, filled = _scratch()
+    form = np.empty(81, dtype=np.uint8)
+    _minlex(cells, form, how, a, b, grid, place, filled)
+    for i in range(81):
+        out[i] = 46 if form[i] == 0 else form[i] + 48
+    return 0
