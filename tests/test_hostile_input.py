@@ -380,3 +380,37 @@ def test_a_batch_count_stopped_by_its_budget_is_unknown_not_several(tmp_path):
     result = run(["batch", str(tmp_path / "in.txt"), "--limit", "100000000", "--node-limit", "20000", "--workers", "1"])
     record = json.loads(result.stdout.splitlines()[0])
     assert record["status"] == "unknown" and record["count"] >= 2
+
+
+# -- found by ten-minute fuzzing runs: garbled records under wrong options ---------------------
+
+
+def test_rows_of_another_size_after_a_record_are_its_overflow_not_a_record():
+    # an 8x8 grid with a separator run into a row and blank lines that became '.': one block,
+    # one record; the 4 rows after its eighth are too many rows, not a 4x4 record of their own
+    text = (
+        "1080|0004\n0000|0080\n----+----\n8070|5300\n5300|0170\n----+----0010|0400\n0460|2500\n"
+        "----+----\n0001|4630\n.\n0630\n.\n0001|4630\n0600|0001\n"
+    )
+    result = run(["count"], stdin=text)
+    assert result.stdout == "error\n", result.stdout
+
+
+def test_a_records_size_is_its_own_not_the_one_before():
+    # a 4x4 board then a 9x9 one, under --shape 9: the 9x9 board is not cut into 4-row records
+    small = str(Board.from_line("....1..2....3..4"))
+    text = f"{small}\n\n{Board.from_line(EASY)}\n"
+    result = run(["count", "--shape", "9"], stdin=text)
+    assert result.stdout.splitlines() == ["error", "1"], result.stderr
+
+
+def test_a_board_of_another_size_leaves_no_size_to_the_next():
+    # under --shape 2x3, a 9x9 board (an error) then a 6x6 one with two rows too many: two
+    # records, the second not cut into records of the size the first one's last row set
+    six = str(Board.from_line("....." + "3..3..62....5.3.2.4.5.6.......".ljust(31, "."))).rstrip("\n")
+    nine = str(Board.from_line(EASY)).rstrip("\n").split("\n")
+    nine[-1] = nine[-1][:8] + "\u00a0" + nine[-1][9:]  # a border with a no-break space: a row of no symbols
+    text = "\n".join(nine) + f"\n\n{six}\n.end\n.\n"
+    result = run(["count", "--shape", "2x3"], stdin=text)
+    assert result.stdout == "error\nerror\n", result.stdout
+    assert "2 row(s) too many" in result.stderr

@@ -432,13 +432,17 @@ def _read_blocks(
                 border, border_text = number, text
             continue
         rows.append((number, text))
-        if (shape is None or width(*rows[0]) != shape.size) and len(rows) in (1, 3):
+        if len(rows) in (1, 3) and shape is not None and width(*rows[0]) == shape.size:
+            size = shape.size  # each record's own: not the size a garbled record before it had
+        elif len(rows) in (1, 3):
             # a record has as many rows as its rows have cells: the width two of its first three
             # rows share, so that one garbled row (a stray symbol) does not misalign the rest;
             # rows wider than --shape says are grouped by their own width (one wrong record each)
             widths = [width(*row) for row in rows]
             size = widths[1] if len(widths) == 3 and widths[1] == widths[2] != widths[0] else widths[0]
         if size is not None and len(rows) >= size and ((shape is not None and size == shape.size) or len(rows) >= 3):
+            if held and size != len(held):
+                continue  # rows of another size straight after a record: its overflow, not the next one
             if held:
                 chained = True
                 yield finish(held, held[-1][0] + 1)
