@@ -414,3 +414,48 @@ def test_a_board_of_another_size_leaves_no_size_to_the_next():
     result = run(["count", "--shape", "2x3"], stdin=text)
     assert result.stdout == "error\nerror\n", result.stdout
     assert "2 row(s) too many" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "text, options",
+    [
+        ("|\n7\n", []),  # a lone rule is no border: it starts no block
+        ("\u2502\ns\n", ["--shape", "9x9", "--symbols", "123456789"]),
+        ("ku 9 4 3\n80026500265\n", []),  # more symbols than a candidate row of 4 can show
+        ("2\n00 1\n", []),  # two integers start no block of rows
+    ],
+)
+def test_two_junk_lines_are_two_records(text, options):
+    result = run(["count", *options], stdin=text)
+    assert result.stdout == "error\nerror\n", result.stderr
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        ["800000000", "0950000005000000", "067000000", "000472968", "000913245", "000090716", "000608492", "000000583", "."],
+        ["null.7.4.3.2.8..2..6.", "5.7..2.", "1...65..", ".....283", ".2837..6", "3.......", ".8.", "...5"],
+        ["001null", "0\x80000", "1000", ".end", "."],
+        ["1  .  .  9  2  6  .  8  .", ".  6 "],
+    ],
+)
+def test_a_grid_with_garbled_rows_is_one_record(rows):
+    result = CliRunner().invoke(cli, ["count"], input="\n".join(rows).encode("utf-8", "surrogateescape") + b"\n", catch_exceptions=False)
+    assert result.stdout == "error\n", result.stderr
+
+
+def test_batch_groups_a_grid_with_a_short_second_row_as_count_does(tmp_path):
+    rows = _grid_rows(EASY)
+    rows[1] = rows[1][:6]
+    (tmp_path / "in.txt").write_text("\n".join(rows) + "\n")
+    result = run(["batch", str(tmp_path / "in.txt"), "-o", "-", "--workers", "1", "--threads"])
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [record["status"] for record in records] == ["error"]
+    assert records[0]["error"].startswith("2:7:")
+
+
+def test_lines_too_wide_for_rows_of_the_shape_are_records_of_their_own():
+    sukaku_line = "".join("123456789" if c == "." else "........."[: int(c) - 1] + c + "........."[int(c):] for c in EASY)
+    text = f"{sukaku_line}\n# between\n{sukaku_line}\n{sukaku_line}\n"
+    result = run(["count", "--shape", "64"], stdin=text)
+    assert result.stdout == "error\nerror\nerror\n", result.stderr

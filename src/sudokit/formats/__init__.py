@@ -88,12 +88,14 @@ def scan(
     head: list[Numbered] = []  # the lines read ahead to detect the format, up to the third row
     for item in numbered:
         head.append(item)
-        if sum(1 for _, text in head if text.strip()) == 3:
+        if sum(1 for _, text in head if text.strip()) == 4:
             break
-    meaningful = [text for _, text in head if text.strip()] + [None, None]
+    meaningful = [text for _, text in head if text.strip()] + [None, None, None]
     if meaningful[0] is None:
         return
-    chosen = format or detect(meaningful[0], shape=shape, symbols=symbols, next_line=meaningful[1], third_line=meaningful[2])
+    chosen = format or detect(
+        meaningful[0], shape=shape, symbols=symbols, next_line=meaningful[1], third_line=meaningful[2], fourth_line=meaningful[3]
+    )
     if chosen not in FORMATS:
         raise ValueError(f"unknown format {chosen!r}; choose one of {', '.join(FORMATS)}")
     stream = _prepend(head, numbered)
@@ -199,17 +201,25 @@ def detect(
     symbols: str | None = None,
     next_line: str | None = None,
     third_line: str | None = None,
+    fourth_line: str | None = None,
 ) -> str:
-    """The format of a stream, judged from its first meaningful lines.
+    """The format of a stream, judged from its first meaningful lines (up to four).
 
     A line of ``n*n`` region labels in ``n`` connected pieces is a jigsaw layout (no board
     with a solution looks so); a line of ``n*n`` symbols that reads as a board is a board;
     otherwise a line of ``n`` symbols followed by another of the same width starts a grid.
     One garbled first line does not decide for the whole input: where the second line reads
     as a board line of its own, or the first reads as nothing and the second starts a block
-    of rows, the second line's format is the stream's.
+    of rows, the second line's format is the stream's. Where no line reads as a record of its
+    own, but two of the first four are rows of one board's width (or the first is a row too
+    short for any board line and the next is shorter still), the lines are a block of rows
+    with a garbled row or two: one record, not one per line.
     """
     chosen = _detect_one(first_line, shape, symbols, next_line)
+    if chosen in ("grid", "ints", "candidates") and not _starts_rows(first_line, chosen, shape) and not (
+        next_line is not None and _row_width(next_line, chosen) == _row_width(first_line, chosen)
+    ):
+        chosen = "line"  # "66,6", two integers: no row of a board, nor of two rows of one width
     if next_line is None:
         return chosen
     if chosen in LINE_FORMATS and _reads_as(first_line, chosen, shape, symbols):
@@ -221,9 +231,74 @@ def detect(
         if following in LINE_FORMATS and _reads_as(next_line, following, shape, symbols):
             return following
         return chosen
-    if chosen == "line" and following in ("grid", "ints", "candidates", "pretty"):
+    if chosen == "line" and following in ("grid", "ints", "candidates", "pretty") and _starts_rows(next_line, following, shape):
         return following
+    if chosen == "line" and not (following in LINE_FORMATS and _reads_as(next_line, following, shape, symbols)):
+        lines = [text for text in (first_line, next_line, third_line, fourth_line) if text is not None]
+        return _rows_of_one_width(lines, shape, symbols) or chosen
     return chosen
+
+
+#: the formats whose records are blocks of rows
+_BLOCK_FORMATS = ("grid", "ints", "candidates", "pretty")
+
+
+def _widths(text: str) -> tuple[int, int]:
+    """A row's width as a grid's (symbols) and as a row of fields (integers, candidates)."""
+    return len(grid.row_items(text, 1)), len(marks.tokens(text, 1))
+
+
+def _row_width(text: str, format: str) -> int:
+    """A row's width as ``format`` counts it: integers, candidate cells or symbols."""
+    if format == "ints":
+        return len(ints.tokens(text))
+    if format == "candidates":
+        return len(marks.tokens(text, 1))
+    return len(grid.row_items(text, 1))
+
+
+def _row_size(width: int, shape: Shape | None) -> bool:
+    return Shape.for_size_or_none(width) is not None or (shape is not None and width == shape.size)
+
+
+def _starts_rows(text: str, format: str, shape: Shape | None) -> bool:
+    """Whether a line that suggests a block format can be the first row of a block: a border,
+    or a row as wide as a board (``00 1``, two integers, starts none)."""
+    if format == "pretty" or grid.is_border(text):
+        return True
+    return _row_size(_row_width(text, format), shape)
+
+
+def _rows_of_one_width(lines: list[str], shape: Shape | None, symbols: str | None) -> str | None:
+    """The block format of first lines that read as no record, where two of them are rows of
+    one board's width, or of one width too short for any board line (``9, 6, 9`` symbols, or
+    ``5, 10, 5``: a grid with a garbled row), or the first is a row
+    of a board's width, narrower than any board line, and the next is shorter still (``9, 2``:
+    a grid cut short); None otherwise."""
+    widths = [_widths(text) for text in lines]
+    pairs = [(i, j) for i in range(len(lines)) for j in range(i + 1, len(lines))]
+    for i, j in pairs:
+        # a board's width, or any width too short for a board line (a small grid's garbled rows)
+        if any(a == b and (_row_size(a, shape) or 4 <= a < min(line.BOARD_LENGTHS)) for a, b in zip(widths[i], widths[j])):
+            found = _detect_one(lines[i], shape, symbols, lines[j])
+            if found == "ints":
+                found = _refine_ints(lines[j])
+            if found in _BLOCK_FORMATS or found == "line":
+                return "grid" if found == "line" else found
+    if len(lines) > 1:
+        first, following = widths[0][0], widths[1][0]
+        if _row_size(first, shape) and first < min(line.BOARD_LENGTHS) and following < first:
+            found = _detect_one(lines[0], shape, symbols, None)
+            found = "grid" if found == "line" else found
+            return found if found in _BLOCK_FORMATS and _starts_rows(lines[0], found, shape) else None
+    return None
+
+
+def _row_like(width: int, shape: Shape) -> bool:
+    """Whether ``width`` symbols are nearer, in ratio, a row of ``shape`` (``n``) than its line
+    (``n*n``): under ``--shape 64``, lines of 729 symbols (Sukaku records) are no rows of one
+    grid, each is a wrong record of its own."""
+    return width * width < shape.size * shape.cells
 
 
 def _refine_ints(next_line: str) -> str:
@@ -262,10 +337,10 @@ def _detect_one(first_line: str, shape: Shape | None, symbols: str | None, next_
         return "variant"
     if variant.looks_like_layout(text):
         return "layout"
-    if grid.is_separator(text) or marks.is_separator(text):  # HoDoKu's border is .---.---.
+    if grid.is_border(text) or marks.is_separator(text):  # HoDoKu's border is .---.---.
         if next_line is not None and marks.looks_like(next_line):
             return "candidates"
-        if grid.is_separator(text):
+        if grid.is_border(text):
             return "pretty"
     fields = ints.tokens(text)
     if len(fields) > 1 and all(ints.is_integer(field) for field, _ in fields):
@@ -274,7 +349,7 @@ def _detect_one(first_line: str, shape: Shape | None, symbols: str | None, next_
             return "candidates"  # "12 3 456 ...": no value of the board is that big
         if shape is not None:  # rows of another size, two of one width: one wrong record
             following = len(ints.tokens(next_line)) if next_line is not None else 0
-            return "ints" if count == shape.size or (count < shape.cells and following == count) else "line"
+            return "ints" if count == shape.size or (_row_like(count, shape) and following == count) else "line"
         if any(len(field) > 1 for field, _ in fields) or Shape.for_size_or_none(count):
             return "ints"
         return "line"
@@ -282,14 +357,14 @@ def _detect_one(first_line: str, shape: Shape | None, symbols: str | None, next_
         return "candidates"
     items = grid.row_items(text, 1)
     length = len(items)
-    ruled = any(char in grid.RULE_CHARS for char in text)
+    ruled = length > 0 and any(char in grid.RULE_CHARS for char in text)  # a lone "|" rules nothing
     same_width = next_line is not None and len(grid.row_items(next_line, 2)) == length
     if shape is not None:
         if length == shape.size:
             return "grid"
         # rows of another size (ruled, or two of one width) are a grid's all the same: one
         # record whose rows are wrong, not one wrong record a row
-        return "grid" if length < shape.cells and (ruled or same_width) else "line"
+        return "grid" if _row_like(length, shape) and (ruled or same_width) else "line"
     if ruled:
         return "grid"
     if length in line.BOARD_LENGTHS:

@@ -57,6 +57,8 @@ def looks_like(text: str) -> bool:
     cells = [cell for cell, _, _ in tokens(text, 1)]
     if not Shape.for_size_or_none(len(cells)) or not any(len(cell) > 1 for cell in cells):
         return False
+    if len(set("".join(cells)) - set(".-")) > len(cells):  # "ku 9 4 3": more symbols than a row of 4 has
+        return False
     return all(len(set(cell)) == len(cell) <= len(cells) and (cell.isalnum() or cell in ".-") for cell in cells)
 
 
