@@ -423,6 +423,8 @@ def test_a_board_of_another_size_leaves_no_size_to_the_next():
         ("\u2502\ns\n", ["--shape", "9x9", "--symbols", "123456789"]),
         ("ku 9 4 3\n80026500265\n", []),  # more symbols than a candidate row of 4 can show
         ("2\n00 1\n", []),  # two integers start no block of rows
+        ("66,6\n5\n", []),
+        ("89\u0085 1\ns\n", ["--symbols", "123456789" * 2]),  # a NEL is a space: two integers again
     ],
 )
 def test_two_junk_lines_are_two_records(text, options):
@@ -437,6 +439,7 @@ def test_two_junk_lines_are_two_records(text, options):
         ["null.7.4.3.2.8..2..6.", "5.7..2.", "1...65..", ".....283", ".2837..6", "3.......", ".8.", "...5"],
         ["001null", "0\x80000", "1000", ".end", "."],
         ["1  .  .  9  2  6  .  8  .", ".  6 "],
+        ["4-/-2", "-2--?:1-2-", "23-44"],  # a 4x4 grid's rows, garbled: too short for board lines
     ],
 )
 def test_a_grid_with_garbled_rows_is_one_record(rows):
