@@ -425,6 +425,8 @@ def test_a_board_of_another_size_leaves_no_size_to_the_next():
         ("2\n00 1\n", []),  # two integers start no block of rows
         ("66,6\n5\n", []),
         ("89\u0085 1\ns\n", ["--symbols", "123456789" * 2]),  # a NEL is a space: two integers again
+        (".# a ct n o\n.# a comment between records\n", []),  # five words twice are no rows
+        ("- 5 03 -\n5\n", ["--symbols", "abcdefghi"]),  # 5 and 0 are no candidates of a 4x4 board
     ],
 )
 def test_two_junk_lines_are_two_records(text, options):
@@ -440,6 +442,7 @@ def test_two_junk_lines_are_two_records(text, options):
         ["001null", "0\x80000", "1000", ".end", "."],
         ["1  .  .  9  2  6  .  8  .", ".  6 "],
         ["4-/-2", "-2--?:1-2-", "23-44"],  # a 4x4 grid's rows, garbled: too short for board lines
+        ["1  .  3  4  .  6  7  .  .", "4  .  .  7  .  .  .  .  .  .", ".  8 "],  # 9, 10, 2 symbols
     ],
 )
 def test_a_grid_with_garbled_rows_is_one_record(rows):
@@ -462,3 +465,10 @@ def test_lines_too_wide_for_rows_of_the_shape_are_records_of_their_own():
     text = f"{sukaku_line}\n# between\n{sukaku_line}\n{sukaku_line}\n"
     result = run(["count", "--shape", "64"], stdin=text)
     assert result.stdout == "error\nerror\nerror\n", result.stderr
+
+
+def test_a_candidate_grid_whose_first_row_is_all_solved_is_a_candidate_grid():
+    first = "4  1 | 3  2\n1234  2 | 4  1\n-----+-----\n1  1234 | 2  1234\n2  3 | 1234  4\n"
+    second = "1  1234 | 1234  1234\n2  4 | 1  3\n-----+-----\n3  1234 | 4  1234\n1234  1234 | 1234  1\n"
+    result = run(["count", "--limit", "2"], stdin=f"{first}\n{second}")
+    assert result.exit_code == 0 and result.stdout == "1\n1\n", result.stderr

@@ -211,9 +211,9 @@ def detect(
     One garbled first line does not decide for the whole input: where the second line reads
     as a board line of its own, or the first reads as nothing and the second starts a block
     of rows, the second line's format is the stream's. Where no line reads as a record of its
-    own, but two of the first four are rows of one board's width (or the first is a row too
-    short for any board line and the next is shorter still), the lines are a block of rows
-    with a garbled row or two: one record, not one per line.
+    own, but two of the first four are rows of one board's width (or the first is a row of a
+    board's width and neither it nor the next is as long as any board line), the lines are a
+    block of rows with a garbled row or two: one record, not one per line.
     """
     chosen = _detect_one(first_line, shape, symbols, next_line)
     if chosen in ("grid", "ints", "candidates") and not _starts_rows(first_line, chosen, shape) and not (
@@ -273,21 +273,26 @@ def _rows_of_one_width(lines: list[str], shape: Shape | None, symbols: str | Non
     """The block format of first lines that read as no record, where two of them are rows of
     one board's width, or of one width too short for any board line (``9, 6, 9`` symbols, or
     ``5, 10, 5``: a grid with a garbled row), or the first is a row
-    of a board's width, narrower than any board line, and the next is shorter still (``9, 2``:
-    a grid cut short); None otherwise."""
+    of a board's width and neither it nor the next is as wide as any board line (``9, 2``: a
+    grid cut short; ``9, 10``: with a symbol too many); None otherwise."""
     widths = [_widths(text) for text in lines]
     pairs = [(i, j) for i in range(len(lines)) for j in range(i + 1, len(lines))]
+    shortest = min(line.BOARD_LENGTHS)
     for i, j in pairs:
-        # a board's width, or any width too short for a board line (a small grid's garbled rows)
-        if any(a == b and (_row_size(a, shape) or 4 <= a < min(line.BOARD_LENGTHS)) for a, b in zip(widths[i], widths[j])):
+        (symbols_i, fields_i), (symbols_j, fields_j) = widths[i], widths[j]
+        # symbols: a board's width, or any width too short for a board line (a small grid's
+        # garbled rows); fields (integers, candidates): a board's width, and rows that read so
+        by_symbols = symbols_i == symbols_j and (_row_size(symbols_i, shape) or 4 <= symbols_i < shortest)
+        by_fields = fields_i == fields_j and _row_size(fields_i, shape)
+        if by_symbols or by_fields:
             found = _detect_one(lines[i], shape, symbols, lines[j])
             if found == "ints":
                 found = _refine_ints(lines[j])
-            if found in _BLOCK_FORMATS or found == "line":
+            if found in ("ints", "candidates") or (by_symbols and found in ("grid", "pretty", "line")):
                 return "grid" if found == "line" else found
     if len(lines) > 1:
         first, following = widths[0][0], widths[1][0]
-        if _row_size(first, shape) and first < min(line.BOARD_LENGTHS) and following < first:
+        if _row_size(first, shape) and first < shortest and following < shortest:
             found = _detect_one(lines[0], shape, symbols, None)
             found = "grid" if found == "line" else found
             return found if found in _BLOCK_FORMATS and _starts_rows(lines[0], found, shape) else None
@@ -434,11 +439,11 @@ def _read_blocks(
     held: list[Numbered] = []  # a record its count ended, not yet given out
     size = shape.size if shape else None
 
-    def kind(first: Numbered) -> str:
+    def kind(block: list[Numbered]) -> str:
         # a file of grids may hold candidate grids further on (a grid is a candidate grid
-        # whose cells are all solved): a record whose first row has a cell of several
-        # candidates is read as one
-        if format in ("grid", "pretty") and marks.looks_like(first[1]):
+        # whose cells are all solved): a record one of whose first three rows has a cell of
+        # several candidates is read as one (its first row may be all solved cells)
+        if format in ("grid", "pretty") and any(marks.looks_like(text) for _, text in block[:3]):
             return "candidates"
         return format
 
@@ -449,7 +454,7 @@ def _read_blocks(
                 board = grid.parse_rows(block, shape, symbols, end_line=end_line)
             elif format == "ints":
                 board = ints.parse_rows(block, shape, end_line=end_line)
-            elif kind(block[0]) == "candidates":
+            elif kind(block) == "candidates":
                 board = marks.parse_rows(block, shape, symbols, end_line=end_line)
             else:
                 board = grid.parse_rows(block, shape, symbols, end_line=end_line)
@@ -472,7 +477,7 @@ def _read_blocks(
     def width(number: int, text: str) -> int:
         if format == "ints":
             return len(ints.tokens(text))
-        if kind(rows[0]) == "candidates":
+        if kind(rows) == "candidates":
             return len(marks.tokens(text, number))
         return grid.size_of_row(text, number)
 
