@@ -472,3 +472,10 @@ def test_a_candidate_grid_whose_first_row_is_all_solved_is_a_candidate_grid():
     second = "1  1234 | 1234  1234\n2  4 | 1  3\n-----+-----\n3  1234 | 4  1234\n1234  1234 | 1234  1\n"
     result = run(["count", "--limit", "2"], stdin=f"{first}\n{second}")
     assert result.exit_code == 0 and result.stdout == "1\n1\n", result.stderr
+
+
+def test_a_broken_border_that_reads_as_an_empty_board_is_still_the_blocks():
+    # HoDoKu's ".-------.-------." with a space for a dash: 16 blanks, an empty 4x4 board line
+    text = ".------ .-------.\n| 4  . | .  1 |\n| 4  . | .  1 |\n| .  . | .  . |\n:-------:-\n"
+    result = run(["count"], stdin=text)
+    assert result.stdout == "error\n", result.stdout

@@ -222,7 +222,7 @@ def detect(
         chosen = "line"  # "66,6", two integers: no row of a board, nor of two rows of one width
     if next_line is None:
         return chosen
-    if chosen in LINE_FORMATS and _reads_as(first_line, chosen, shape, symbols):
+    if chosen in LINE_FORMATS and _reads_as(first_line, chosen, shape, symbols) and not _border_over_rows(first_line, next_line):
         return chosen
     if chosen == "ints":
         chosen = _refine_ints(next_line)
@@ -246,6 +246,14 @@ _BLOCK_FORMATS = ("grid", "ints", "candidates", "pretty")
 def _widths(text: str) -> tuple[int, int]:
     """A row's width as a grid's (symbols) and as a row of fields (integers, candidates)."""
     return len(grid.row_items(text, 1)), len(marks.tokens(text, 1))
+
+
+def _border_over_rows(text: str, next_line: str) -> bool:
+    """A line of blanks and dashes (``.------ .-------.``: a HoDoKu border with a space in it
+    reads as an empty 4x4 board) over a ruled row: a block's broken border, not a board."""
+    drawn = set(text.strip())
+    ruled = any(char in grid.RULE_CHARS for char in next_line) and bool(grid.row_items(next_line, 2))
+    return "---" in text and drawn <= set(".-=:'+ ") and ruled
 
 
 def _row_width(text: str, format: str) -> int:
