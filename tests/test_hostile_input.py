@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -427,6 +428,9 @@ def test_a_board_of_another_size_leaves_no_size_to_the_next():
         ("89\u0085 1\ns\n", ["--symbols", "123456789" * 2]),  # a NEL is a space: two integers again
         (".# a ct n o\n.# a comment between records\n", []),  # five words twice are no rows
         ("- 5 03 -\n5\n", ["--symbols", "abcdefghi"]),  # 5 and 0 are no candidates of a 4x4 board
+        ("k9  . 6 3\n" + EASY[:40] + "Z" + EASY[41:] + "\n", []),  # a 4x4 row is not of letters and digits
+        # region labels with a "|" put in: pieces of unlike widths are no boxes of a ruled row
+        ("1111122223|" + "1" * 40 + "\n" + "1" * 40 + "\n", []),
     ],
 )
 def test_two_junk_lines_are_two_records(text, options):
@@ -443,6 +447,8 @@ def test_two_junk_lines_are_two_records(text, options):
         ["1  .  .  9  2  6  .  8  .", ".  6 "],
         ["4-/-2", "-2--?:1-2-", "23-44"],  # a 4x4 grid's rows, garbled: too short for board lines
         ["1  .  3  4  .  6  7  .  .", "4  .  .  7  .  .  .  .  .  .", ".  8 "],  # 9, 10, 2 symbols
+        ["001null", "0\x80000", "1000", "end"],  # three rows too short for board lines, then the end
+        ["400\t1", "0\t0\t0\t\t", "0\t4\t0\t0|1\t0\t0\t0"],
     ],
 )
 def test_a_grid_with_garbled_rows_is_one_record(rows):
@@ -479,3 +485,13 @@ def test_a_broken_border_that_reads_as_an_empty_board_is_still_the_blocks():
     text = ".------ .-------.\n| 4  . | .  1 |\n| 4  . | .  1 |\n| .  . | .  . |\n:-------:-\n"
     result = run(["count"], stdin=text)
     assert result.stdout == "error\n", result.stdout
+
+
+def test_a_16x16_candidate_grid_opening_with_two_open_cells_is_no_variant_line():
+    # "ABCDEFGHIJKLMNOP  ABCDEFGHIJKLMNOP ...": two tokens of 16, as a 4x4 board and its layout
+    # would be; but a layout repeats its labels, and a cell of candidates never does
+    rows = (Path(__file__).parent / "data" / "poj3076_sample.in").read_text().split()[:16]
+    every = "ABCDEFGHIJKLMNOP"
+    text = "\n".join("  ".join(every if char == "-" else char for char in row) for row in rows) + "\n"
+    result = run(["count", "--limit", "2"], stdin=text)
+    assert result.stdout.splitlines() == ["1"], result.stderr

@@ -212,8 +212,9 @@ def detect(
     as a board line of its own, or the first reads as nothing and the second starts a block
     of rows, the second line's format is the stream's. Where no line reads as a record of its
     own, but two of the first four are rows of one board's width (or the first is a row of a
-    board's width and neither it nor the next is as long as any board line), the lines are a
-    block of rows with a garbled row or two: one record, not one per line.
+    board's width and neither it nor the next is as long as any board line, or three are all
+    too short for one), the lines are a block of rows with a garbled row or two: one record,
+    not one per line.
     """
     chosen = _detect_one(first_line, shape, symbols, next_line)
     if chosen in ("grid", "ints", "candidates") and not _starts_rows(first_line, chosen, shape) and not (
@@ -246,6 +247,23 @@ _BLOCK_FORMATS = ("grid", "ints", "candidates", "pretty")
 def _widths(text: str) -> tuple[int, int]:
     """A row's width as a grid's (symbols) and as a row of fields (integers, candidates)."""
     return len(grid.row_items(text, 1)), len(marks.tokens(text, 1))
+
+
+def _boxed(text: str) -> bool:
+    """Whether a line is a ruled row: rules (``|``, ``│``) between boxes of as many symbols
+    each. A lone ``|`` rules nothing; one put into a line of region labels
+    (``111112|2223...``) leaves pieces of unlike widths."""
+    if not any(char in grid.RULE_CHARS for char in text):
+        return False
+    pieces, count = [], 0
+    for char in text + "|":
+        if char in grid.RULE_CHARS:
+            if count:
+                pieces.append(count)
+            count = 0
+        elif not char.isspace():
+            count += 1
+    return bool(pieces) and len(set(pieces)) == 1
 
 
 def _border_over_rows(text: str, next_line: str) -> bool:
@@ -282,7 +300,8 @@ def _rows_of_one_width(lines: list[str], shape: Shape | None, symbols: str | Non
     one board's width, or of one width too short for any board line (``9, 6, 9`` symbols, or
     ``5, 10, 5``: a grid with a garbled row), or the first is a row
     of a board's width and neither it nor the next is as wide as any board line (``9, 2``: a
-    grid cut short; ``9, 10``: with a symbol too many); None otherwise."""
+    grid cut short; ``9, 10``: with a symbol too many), or three or more lines are all too
+    short for board lines (``7, 5, 4``: a 4x4 grid's garbled rows); None otherwise."""
     widths = [_widths(text) for text in lines]
     pairs = [(i, j) for i in range(len(lines)) for j in range(i + 1, len(lines))]
     shortest = min(line.BOARD_LENGTHS)
@@ -298,6 +317,9 @@ def _rows_of_one_width(lines: list[str], shape: Shape | None, symbols: str | Non
                 found = _refine_ints(lines[j])
             if found in ("ints", "candidates") or (by_symbols and found in ("grid", "pretty", "line")):
                 return "grid" if found == "line" else found
+    if len(lines) > 2 and all(width < shortest for width, _ in widths):  # three rows too short for board lines
+        found = _detect_one(lines[0], shape, symbols, lines[1])
+        return found if found in _BLOCK_FORMATS and _starts_rows(lines[0], found, shape) else "grid"
     if len(lines) > 1:
         first, following = widths[0][0], widths[1][0]
         if _row_size(first, shape) and first < shortest and following < shortest:
@@ -370,7 +392,7 @@ def _detect_one(first_line: str, shape: Shape | None, symbols: str | None, next_
         return "candidates"
     items = grid.row_items(text, 1)
     length = len(items)
-    ruled = length > 0 and any(char in grid.RULE_CHARS for char in text)  # a lone "|" rules nothing
+    ruled = _boxed(text)
     same_width = next_line is not None and len(grid.row_items(next_line, 2)) == length
     if shape is not None:
         if length == shape.size:
