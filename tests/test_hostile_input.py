@@ -431,6 +431,9 @@ def test_a_board_of_another_size_leaves_no_size_to_the_next():
         ("k9  . 6 3\n" + EASY[:40] + "Z" + EASY[41:] + "\n", []),  # a 4x4 row is not of letters and digits
         # region labels with a "|" put in: pieces of unlike widths are no boxes of a ruled row
         ("1111122223|" + "1" * 40 + "\n" + "1" * 40 + "\n", []),
+        # words of unlike lengths are no grid rows, however many symbols they hold
+        (".# a comment between records\n.# a comment between records\n", []),
+        (".# a comment between records\n.# a comment between records\n", ["--shape", "64"]),
     ],
 )
 def test_two_junk_lines_are_two_records(text, options):
@@ -449,6 +452,14 @@ def test_two_junk_lines_are_two_records(text, options):
         ["1  .  3  4  .  6  7  .  .", "4  .  .  7  .  .  .  .  .  .", ".  8 "],  # 9, 10, 2 symbols
         ["001null", "0\x80000", "1000", "end"],  # three rows too short for board lines, then the end
         ["400\t1", "0\t0\t0\t\t", "0\t4\t0\t0|1\t0\t0\t0"],
+        ["{ " + " ".join(EASY[:8]), *(" ".join(EASY[k : k + 9]) for k in range(9, 81, 9))],  # a "{" is no JSON
+        # a 6x6 candidate grid with garbled rows: a border among the first lines makes a block
+        ["3   ", "   123456  123456 | 123456  5       123456", "123456  123456  123456 | 123456  123456  123456",
+         "-------------------------+-------------------------", "6       123456  2      | 123456  123456  4"],
+        ["2       5       123456 |  123456 | 123456  123456  123456", "123456  6       123456 | 2       5",
+         "      123456", "-------------------------+-------------------------", "6       2"],
+        [".-------------------------.------- -----------------.", "| 3       123456  123456 | 123456  5       123-156 |",
+         "| 123456  123456  123456 | 123456  123456  123456 |", ":-------------------------+-------------------------:"],
     ],
 )
 def test_a_grid_with_garbled_rows_is_one_record(rows):

@@ -234,10 +234,36 @@ def detect(
         return chosen
     if chosen == "line" and following in ("grid", "ints", "candidates", "pretty") and _starts_rows(next_line, following, shape):
         return following
-    if chosen == "line" and not (following in LINE_FORMATS and _reads_as(next_line, following, shape, symbols)):
+    if chosen in LINE_FORMATS and not (following in LINE_FORMATS and _reads_as(next_line, following, shape, symbols)):
         lines = [text for text in (first_line, next_line, third_line, fourth_line) if text is not None]
-        return _rows_of_one_width(lines, shape, symbols) or chosen
+        return _block_by_border(lines, shape, symbols) or _rows_of_one_width(lines, shape, symbols) or chosen
     return chosen
+
+
+def _block_by_border(lines: list[str], shape: Shape | None, symbols: str | None) -> str | None:
+    """Where no line reads as a record of its own and one of the first is a border
+    (``---+---``, ``:----+----:``, a HoDoKu border with a space in it): a block of rows, in the
+    format of the first row that says one (a grid's, if none does); no record line is a
+    border."""
+    borders = [k for k, text in enumerate(lines) if grid.is_border(text) or marks.is_separator(text)]
+    if not borders:
+        return None
+    rows = [lines[k] for k in range(len(lines)) if k not in borders]
+    for k, text in enumerate(rows):
+        following = rows[k + 1] if k + 1 < len(rows) else None
+        found = _detect_one(text, shape, symbols, following)
+        if found == "ints" and following is not None:
+            found = _refine_ints(following)
+        if found in ("grid", "ints", "candidates"):
+            return found
+    return "grid"
+
+
+def _spaced_words(text: str) -> bool:
+    """A line of words of unlike lengths (``.# a comment between records``): no grid row,
+    whose symbols stand alone or in boxes of one width."""
+    words = "".join(" " if char in grid.RULE_CHARS else char for char in text).split()
+    return len(words) > 1 and len({len(word) for word in words}) > 1 and not all(ints.is_integer(word) for word in words)
 
 
 #: the formats whose records are blocks of rows
@@ -245,8 +271,9 @@ _BLOCK_FORMATS = ("grid", "ints", "candidates", "pretty")
 
 
 def _widths(text: str) -> tuple[int, int]:
-    """A row's width as a grid's (symbols) and as a row of fields (integers, candidates)."""
-    return len(grid.row_items(text, 1)), len(marks.tokens(text, 1))
+    """A row's width as a grid's (symbols; none for words) and as a row of fields (integers,
+    candidates)."""
+    return (-1 if _spaced_words(text) else len(grid.row_items(text, 1))), len(marks.tokens(text, 1))
 
 
 def _boxed(text: str) -> bool:
@@ -317,7 +344,7 @@ def _rows_of_one_width(lines: list[str], shape: Shape | None, symbols: str | Non
                 found = _refine_ints(lines[j])
             if found in ("ints", "candidates") or (by_symbols and found in ("grid", "pretty", "line")):
                 return "grid" if found == "line" else found
-    if len(lines) > 2 and all(width < shortest for width, _ in widths):  # three rows too short for board lines
+    if len(lines) > 2 and all(0 <= width < shortest for width, _ in widths):  # three rows too short for board lines
         found = _detect_one(lines[0], shape, symbols, lines[1])
         return found if found in _BLOCK_FORMATS and _starts_rows(lines[0], found, shape) else "grid"
     if len(lines) > 1:
@@ -399,7 +426,7 @@ def _detect_one(first_line: str, shape: Shape | None, symbols: str | None, next_
             return "grid"
         # rows of another size (ruled, or two of one width) are a grid's all the same: one
         # record whose rows are wrong, not one wrong record a row
-        return "grid" if _row_like(length, shape) and (ruled or same_width) else "line"
+        return "grid" if _row_like(length, shape) and (ruled or same_width) and not _spaced_words(text) else "line"
     if ruled:
         return "grid"
     if length in line.BOARD_LENGTHS:
@@ -409,7 +436,7 @@ def _detect_one(first_line: str, shape: Shape | None, symbols: str | None, next_
             pass
         else:
             return "line"
-    if Shape.for_size_or_none(length) and same_width:
+    if Shape.for_size_or_none(length) and same_width and not _spaced_words(text):
         return "grid"
     return "line"  # the line reader explains what is wrong, if anything
 
