@@ -506,3 +506,12 @@ def test_a_16x16_candidate_grid_opening_with_two_open_cells_is_no_variant_line()
     text = "\n".join("  ".join(every if char == "-" else char for char in row) for row in rows) + "\n"
     result = run(["count", "--limit", "2"], stdin=text)
     assert result.stdout.splitlines() == ["1"], result.stderr
+
+
+def test_a_time_limit_of_inf_is_no_budget(tmp_path):
+    # batch --rate with --time-limit inf crashed in SE's rating (int() of an infinite slice)
+    hard = "..4..3....7..8....2.81....6..3....9..8..2....1..7....3......45....8..9....9..5..8"  # SE rates it in slices
+    (tmp_path / "in.txt").write_text(hard + "\n")
+    result = run(["batch", str(tmp_path / "in.txt"), "-o", "-", "--workers", "1", "--threads", "--time-limit", "inf", "--rate"])
+    assert result.exit_code in (0, 1, 3), result.output
+    assert json.loads(result.stdout.splitlines()[0])["status"] != "error"
