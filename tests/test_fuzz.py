@@ -203,3 +203,13 @@ def test_every_endpoint_keeps_every_invariant(worker, request_):
 @given(fuzzing.requests(["parse", "solve", "count"]))
 def test_the_api_smoke(cold_worker, request_):
     verdict(ask(cold_worker, request_))
+
+
+def test_a_leetcode_value_may_span_lines():
+    # JSON may be laid out over lines: "[" then "]" is one value (an empty list), not two
+    cases = (fuzzing.Case("leetcode", "[", None, "cut"), fuzzing.Case("leetcode", "]", None, "cut"))
+    assert fuzzing.records_match(fuzzing.Feed("leetcode", cases, b"[\n]\n"), 1, "leetcode")
+    assert [record.line for record in sudokit.read([b"[\n", b"]\n"])] == [1]
+    # a record that closes what it opens is one record: the next one's is not its
+    closed = (fuzzing.Case("leetcode", "[]", None, "cut"), fuzzing.Case("leetcode", "[", None, "cut"))
+    assert not fuzzing.records_match(fuzzing.Feed("leetcode", closed, b"[]\n[\n"), 1, "leetcode")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -380,3 +381,137 @@ def test_a_batch_count_stopped_by_its_budget_is_unknown_not_several(tmp_path):
     result = run(["batch", str(tmp_path / "in.txt"), "--limit", "100000000", "--node-limit", "20000", "--workers", "1"])
     record = json.loads(result.stdout.splitlines()[0])
     assert record["status"] == "unknown" and record["count"] >= 2
+
+
+# -- found by ten-minute fuzzing runs: garbled records under wrong options ---------------------
+
+
+def test_rows_of_another_size_after_a_record_are_its_overflow_not_a_record():
+    # an 8x8 grid with a separator run into a row and blank lines that became '.': one block,
+    # one record; the 4 rows after its eighth are too many rows, not a 4x4 record of their own
+    text = (
+        "1080|0004\n0000|0080\n----+----\n8070|5300\n5300|0170\n----+----0010|0400\n0460|2500\n"
+        "----+----\n0001|4630\n.\n0630\n.\n0001|4630\n0600|0001\n"
+    )
+    result = run(["count"], stdin=text)
+    assert result.stdout == "error\n", result.stdout
+
+
+def test_a_records_size_is_its_own_not_the_one_before():
+    # a 4x4 board then a 9x9 one, under --shape 9: the 9x9 board is not cut into 4-row records
+    small = str(Board.from_line("....1..2....3..4"))
+    text = f"{small}\n\n{Board.from_line(EASY)}\n"
+    result = run(["count", "--shape", "9"], stdin=text)
+    assert result.stdout.splitlines() == ["error", "1"], result.stderr
+
+
+def test_a_board_of_another_size_leaves_no_size_to_the_next():
+    # under --shape 2x3, a 9x9 board (an error) then a 6x6 one with two rows too many: two
+    # records, the second not cut into records of the size the first one's last row set
+    six = str(Board.from_line("....." + "3..3..62....5.3.2.4.5.6.......".ljust(31, "."))).rstrip("\n")
+    nine = str(Board.from_line(EASY)).rstrip("\n").split("\n")
+    nine[-1] = nine[-1][:8] + "\u00a0" + nine[-1][9:]  # a border with a no-break space: a row of no symbols
+    text = "\n".join(nine) + f"\n\n{six}\n.end\n.\n"
+    result = run(["count", "--shape", "2x3"], stdin=text)
+    assert result.stdout == "error\nerror\n", result.stdout
+    assert "2 row(s) too many" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "text, options",
+    [
+        ("|\n7\n", []),  # a lone rule is no border: it starts no block
+        ("\u2502\ns\n", ["--shape", "9x9", "--symbols", "123456789"]),
+        ("ku 9 4 3\n80026500265\n", []),  # more symbols than a candidate row of 4 can show
+        ("2\n00 1\n", []),  # two integers start no block of rows
+        ("66,6\n5\n", []),
+        ("89\u0085 1\ns\n", ["--symbols", "123456789" * 2]),  # a NEL is a space: two integers again
+        (".# a ct n o\n.# a comment between records\n", []),  # five words twice are no rows
+        ("- 5 03 -\n5\n", ["--symbols", "abcdefghi"]),  # 5 and 0 are no candidates of a 4x4 board
+        ("k9  . 6 3\n" + EASY[:40] + "Z" + EASY[41:] + "\n", []),  # a 4x4 row is not of letters and digits
+        # region labels with a "|" put in: pieces of unlike widths are no boxes of a ruled row
+        ("1111122223|" + "1" * 40 + "\n" + "1" * 40 + "\n", []),
+        # words of unlike lengths are no grid rows, however many symbols they hold
+        (".# a comment between records\n.# a comment between records\n", []),
+        (".# a comment between records\n.# a comment between records\n", ["--shape", "64"]),
+    ],
+)
+def test_two_junk_lines_are_two_records(text, options):
+    result = run(["count", *options], stdin=text)
+    assert result.stdout == "error\nerror\n", result.stderr
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        ["800000000", "0950000005000000", "067000000", "000472968", "000913245", "000090716", "000608492", "000000583", "."],
+        ["null.7.4.3.2.8..2..6.", "5.7..2.", "1...65..", ".....283", ".2837..6", "3.......", ".8.", "...5"],
+        ["001null", "0\x80000", "1000", ".end", "."],
+        ["1  .  .  9  2  6  .  8  .", ".  6 "],
+        ["4-/-2", "-2--?:1-2-", "23-44"],  # a 4x4 grid's rows, garbled: too short for board lines
+        ["1  .  3  4  .  6  7  .  .", "4  .  .  7  .  .  .  .  .  .", ".  8 "],  # 9, 10, 2 symbols
+        ["001null", "0\x80000", "1000", "end"],  # three rows too short for board lines, then the end
+        ["400\t1", "0\t0\t0\t\t", "0\t4\t0\t0|1\t0\t0\t0"],
+        ["{ " + " ".join(EASY[:8]), *(" ".join(EASY[k : k + 9]) for k in range(9, 81, 9))],  # a "{" is no JSON
+        # a 6x6 candidate grid with garbled rows: a border among the first lines makes a block
+        ["3   ", "   123456  123456 | 123456  5       123456", "123456  123456  123456 | 123456  123456  123456",
+         "-------------------------+-------------------------", "6       123456  2      | 123456  123456  4"],
+        ["2       5       123456 |  123456 | 123456  123456  123456", "123456  6       123456 | 2       5",
+         "      123456", "-------------------------+-------------------------", "6       2"],
+        [".-------------------------.------- -----------------.", "| 3       123456  123456 | 123456  5       123-156 |",
+         "| 123456  123456  123456 | 123456  123456  123456 |", ":-------------------------+-------------------------:"],
+    ],
+)
+def test_a_grid_with_garbled_rows_is_one_record(rows):
+    result = CliRunner().invoke(cli, ["count"], input="\n".join(rows).encode("utf-8", "surrogateescape") + b"\n", catch_exceptions=False)
+    assert result.stdout == "error\n", result.stderr
+
+
+def test_batch_groups_a_grid_with_a_short_second_row_as_count_does(tmp_path):
+    rows = _grid_rows(EASY)
+    rows[1] = rows[1][:6]
+    (tmp_path / "in.txt").write_text("\n".join(rows) + "\n")
+    result = run(["batch", str(tmp_path / "in.txt"), "-o", "-", "--workers", "1", "--threads"])
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [record["status"] for record in records] == ["error"]
+    assert records[0]["error"].startswith("2:7:")
+
+
+def test_lines_too_wide_for_rows_of_the_shape_are_records_of_their_own():
+    sukaku_line = "".join("123456789" if c == "." else "........."[: int(c) - 1] + c + "........."[int(c):] for c in EASY)
+    text = f"{sukaku_line}\n# between\n{sukaku_line}\n{sukaku_line}\n"
+    result = run(["count", "--shape", "64"], stdin=text)
+    assert result.stdout == "error\nerror\nerror\n", result.stderr
+
+
+def test_a_candidate_grid_whose_first_row_is_all_solved_is_a_candidate_grid():
+    first = "4  1 | 3  2\n1234  2 | 4  1\n-----+-----\n1  1234 | 2  1234\n2  3 | 1234  4\n"
+    second = "1  1234 | 1234  1234\n2  4 | 1  3\n-----+-----\n3  1234 | 4  1234\n1234  1234 | 1234  1\n"
+    result = run(["count", "--limit", "2"], stdin=f"{first}\n{second}")
+    assert result.exit_code == 0 and result.stdout == "1\n1\n", result.stderr
+
+
+def test_a_broken_border_that_reads_as_an_empty_board_is_still_the_blocks():
+    # HoDoKu's ".-------.-------." with a space for a dash: 16 blanks, an empty 4x4 board line
+    text = ".------ .-------.\n| 4  . | .  1 |\n| 4  . | .  1 |\n| .  . | .  . |\n:-------:-\n"
+    result = run(["count"], stdin=text)
+    assert result.stdout == "error\n", result.stdout
+
+
+def test_a_16x16_candidate_grid_opening_with_two_open_cells_is_no_variant_line():
+    # "ABCDEFGHIJKLMNOP  ABCDEFGHIJKLMNOP ...": two tokens of 16, as a 4x4 board and its layout
+    # would be; but a layout repeats its labels, and a cell of candidates never does
+    rows = (Path(__file__).parent / "data" / "poj3076_sample.in").read_text().split()[:16]
+    every = "ABCDEFGHIJKLMNOP"
+    text = "\n".join("  ".join(every if char == "-" else char for char in row) for row in rows) + "\n"
+    result = run(["count", "--limit", "2"], stdin=text)
+    assert result.stdout.splitlines() == ["1"], result.stderr
+
+
+def test_a_time_limit_of_inf_is_no_budget(tmp_path):
+    # batch --rate with --time-limit inf crashed in SE's rating (int() of an infinite slice)
+    hard = "..4..3....7..8....2.81....6..3....9..8..2....1..7....3......45....8..9....9..5..8"  # SE rates it in slices
+    (tmp_path / "in.txt").write_text(hard + "\n")
+    result = run(["batch", str(tmp_path / "in.txt"), "-o", "-", "--workers", "1", "--threads", "--time-limit", "inf", "--rate"])
+    assert result.exit_code in (0, 1, 3), result.output
+    assert json.loads(result.stdout.splitlines()[0])["status"] != "error"

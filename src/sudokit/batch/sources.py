@@ -92,11 +92,13 @@ class TextSource(Source):
             self.total = os.fstat(self.handle.fileno()).st_size
 
     def _detect(self) -> str:
-        """The format, judged by :func:`sudokit.formats.detect` from the first two
-        meaningful lines (the reader's own rule); the input is then read again from the start."""
+        """The format, judged by :func:`sudokit.formats.detect` from the first four
+        meaningful lines, as :func:`sudokit.formats.scan` judges it (a garbled row read as
+        a record of its own would break one output record per input record); the input is
+        then read again from the start."""
         if self.stdin:  # cannot seek: keep what was read ahead
             self.handle = _Rewound(self.handle)
-        meaningful: list[str] = []
+        meaningful: list[str | None] = []
         for number, raw in enumerate(self.handle, 1):
             text = raw.decode("utf-8", "surrogateescape").rstrip("\r\n")
             if number == 1:
@@ -106,13 +108,15 @@ class TextSource(Source):
                 break
             if stripped and not stripped.startswith("#"):
                 meaningful.append(text)
-                if len(meaningful) == 2:
+                if len(meaningful) == 4:
                     break
         self.handle.seek(0)
         if not meaningful:
             return "line"
         o = self.options
-        return detect(meaningful[0], shape=o.shape, symbols=o.symbols, next_line=meaningful[1] if len(meaningful) > 1 else None)
+        first, second, third, fourth = meaningful + [None] * (4 - len(meaningful))
+        assert first is not None
+        return detect(first, shape=o.shape, symbols=o.symbols, next_line=second, third_line=third, fourth_line=fourth)
 
     def identity(self) -> dict[str, Any]:
         return {} if self.stdin else _file_identity(self.path)

@@ -51,6 +51,8 @@ class Seconds(click.FloatRange):
         seconds = super().convert(value, param, ctx)
         if seconds != seconds:
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if seconds == float("inf"):
+            return None  # no budget, as when none is given (SE's rating sliced an infinite deadline)
         return seconds
 
 

@@ -88,12 +88,14 @@ def scan(
     head: list[Numbered] = []  # the lines read ahead to detect the format, up to the third row
     for item in numbered:
         head.append(item)
-        if sum(1 for _, text in head if text.strip()) == 3:
+        if sum(1 for _, text in head if text.strip()) == 4:
             break
-    meaningful = [text for _, text in head if text.strip()] + [None, None]
+    meaningful = [text for _, text in head if text.strip()] + [None, None, None]
     if meaningful[0] is None:
         return
-    chosen = format or detect(meaningful[0], shape=shape, symbols=symbols, next_line=meaningful[1], third_line=meaningful[2])
+    chosen = format or detect(
+        meaningful[0], shape=shape, symbols=symbols, next_line=meaningful[1], third_line=meaningful[2], fourth_line=meaningful[3]
+    )
     if chosen not in FORMATS:
         raise ValueError(f"unknown format {chosen!r}; choose one of {', '.join(FORMATS)}")
     stream = _prepend(head, numbered)
@@ -199,20 +201,29 @@ def detect(
     symbols: str | None = None,
     next_line: str | None = None,
     third_line: str | None = None,
+    fourth_line: str | None = None,
 ) -> str:
-    """The format of a stream, judged from its first meaningful lines.
+    """The format of a stream, judged from its first meaningful lines (up to four).
 
     A line of ``n*n`` region labels in ``n`` connected pieces is a jigsaw layout (no board
     with a solution looks so); a line of ``n*n`` symbols that reads as a board is a board;
     otherwise a line of ``n`` symbols followed by another of the same width starts a grid.
     One garbled first line does not decide for the whole input: where the second line reads
     as a board line of its own, or the first reads as nothing and the second starts a block
-    of rows, the second line's format is the stream's.
+    of rows, the second line's format is the stream's. Where no line reads as a record of its
+    own, but two of the first four are rows of one board's width (or the first is a row of a
+    board's width and neither it nor the next is as long as any board line, or three are all
+    too short for one), the lines are a block of rows with a garbled row or two: one record,
+    not one per line.
     """
     chosen = _detect_one(first_line, shape, symbols, next_line)
+    if chosen in ("grid", "ints", "candidates") and not _starts_rows(first_line, chosen, shape) and not (
+        next_line is not None and _row_width(next_line, chosen) == _row_width(first_line, chosen)
+    ):
+        chosen = "line"  # "66,6", two integers: no row of a board, nor of two rows of one width
     if next_line is None:
         return chosen
-    if chosen in LINE_FORMATS and _reads_as(first_line, chosen, shape, symbols):
+    if chosen in LINE_FORMATS and _reads_as(first_line, chosen, shape, symbols) and not _border_over_rows(first_line, next_line):
         return chosen
     if chosen == "ints":
         chosen = _refine_ints(next_line)
@@ -221,9 +232,135 @@ def detect(
         if following in LINE_FORMATS and _reads_as(next_line, following, shape, symbols):
             return following
         return chosen
-    if chosen == "line" and following in ("grid", "ints", "candidates", "pretty"):
+    if chosen == "line" and following in ("grid", "ints", "candidates", "pretty") and _starts_rows(next_line, following, shape):
         return following
+    if chosen in LINE_FORMATS and not (following in LINE_FORMATS and _reads_as(next_line, following, shape, symbols)):
+        lines = [text for text in (first_line, next_line, third_line, fourth_line) if text is not None]
+        return _block_by_border(lines, shape, symbols) or _rows_of_one_width(lines, shape, symbols) or chosen
     return chosen
+
+
+def _block_by_border(lines: list[str], shape: Shape | None, symbols: str | None) -> str | None:
+    """Where no line reads as a record of its own and one of the first is a border
+    (``---+---``, ``:----+----:``, a HoDoKu border with a space in it): a block of rows, in the
+    format of the first row that says one (a grid's, if none does); no record line is a
+    border."""
+    borders = [k for k, text in enumerate(lines) if grid.is_border(text) or marks.is_separator(text)]
+    if not borders:
+        return None
+    rows = [lines[k] for k in range(len(lines)) if k not in borders]
+    for k, text in enumerate(rows):
+        following = rows[k + 1] if k + 1 < len(rows) else None
+        found = _detect_one(text, shape, symbols, following)
+        if found == "ints" and following is not None:
+            found = _refine_ints(following)
+        if found in ("grid", "ints", "candidates"):
+            return found
+    return "grid"
+
+
+def _spaced_words(text: str) -> bool:
+    """A line of words of unlike lengths (``.# a comment between records``): no grid row,
+    whose symbols stand alone or in boxes of one width."""
+    words = "".join(" " if char in grid.RULE_CHARS else char for char in text).split()
+    return len(words) > 1 and len({len(word) for word in words}) > 1 and not all(ints.is_integer(word) for word in words)
+
+
+#: the formats whose records are blocks of rows
+_BLOCK_FORMATS = ("grid", "ints", "candidates", "pretty")
+
+
+def _widths(text: str) -> tuple[int, int]:
+    """A row's width as a grid's (symbols; none for words) and as a row of fields (integers,
+    candidates)."""
+    return (-1 if _spaced_words(text) else len(grid.row_items(text, 1))), len(marks.tokens(text, 1))
+
+
+def _boxed(text: str) -> bool:
+    """Whether a line is a ruled row: rules (``|``, ``│``) between boxes of as many symbols
+    each. A lone ``|`` rules nothing; one put into a line of region labels
+    (``111112|2223...``) leaves pieces of unlike widths."""
+    if not any(char in grid.RULE_CHARS for char in text):
+        return False
+    pieces, count = [], 0
+    for char in text + "|":
+        if char in grid.RULE_CHARS:
+            if count:
+                pieces.append(count)
+            count = 0
+        elif not char.isspace():
+            count += 1
+    return bool(pieces) and len(set(pieces)) == 1
+
+
+def _border_over_rows(text: str, next_line: str) -> bool:
+    """A line of blanks and dashes (``.------ .-------.``: a HoDoKu border with a space in it
+    reads as an empty 4x4 board) over a ruled row: a block's broken border, not a board."""
+    drawn = set(text.strip())
+    ruled = any(char in grid.RULE_CHARS for char in next_line) and bool(grid.row_items(next_line, 2))
+    return "---" in text and drawn <= set(".-=:'+ ") and ruled
+
+
+def _row_width(text: str, format: str) -> int:
+    """A row's width as ``format`` counts it: integers, candidate cells or symbols."""
+    if format == "ints":
+        return len(ints.tokens(text))
+    if format == "candidates":
+        return len(marks.tokens(text, 1))
+    return len(grid.row_items(text, 1))
+
+
+def _row_size(width: int, shape: Shape | None) -> bool:
+    return Shape.for_size_or_none(width) is not None or (shape is not None and width == shape.size)
+
+
+def _starts_rows(text: str, format: str, shape: Shape | None) -> bool:
+    """Whether a line that suggests a block format can be the first row of a block: a border,
+    or a row as wide as a board (``00 1``, two integers, starts none)."""
+    if format == "pretty" or grid.is_border(text):
+        return True
+    return _row_size(_row_width(text, format), shape)
+
+
+def _rows_of_one_width(lines: list[str], shape: Shape | None, symbols: str | None) -> str | None:
+    """The block format of first lines that read as no record, where two of them are rows of
+    one board's width, or of one width too short for any board line (``9, 6, 9`` symbols, or
+    ``5, 10, 5``: a grid with a garbled row), or the first is a row
+    of a board's width and neither it nor the next is as wide as any board line (``9, 2``: a
+    grid cut short; ``9, 10``: with a symbol too many), or three or more lines are all too
+    short for board lines (``7, 5, 4``: a 4x4 grid's garbled rows); None otherwise."""
+    widths = [_widths(text) for text in lines]
+    pairs = [(i, j) for i in range(len(lines)) for j in range(i + 1, len(lines))]
+    shortest = min(line.BOARD_LENGTHS)
+    for i, j in pairs:
+        (symbols_i, fields_i), (symbols_j, fields_j) = widths[i], widths[j]
+        # symbols: a board's width, or any width too short for a board line (a small grid's
+        # garbled rows); fields (integers, candidates): a board's width, and rows that read so
+        by_symbols = symbols_i == symbols_j and (_row_size(symbols_i, shape) or 4 <= symbols_i < shortest)
+        by_fields = fields_i == fields_j and _row_size(fields_i, shape)
+        if by_symbols or by_fields:
+            found = _detect_one(lines[i], shape, symbols, lines[j])
+            if found == "ints":
+                found = _refine_ints(lines[j])
+            if found in ("ints", "candidates") or (by_symbols and found in ("grid", "pretty", "line")):
+                return "grid" if found == "line" else found
+    if len(lines) > 2 and all(0 <= width < shortest for width, _ in widths):  # three rows too short for board lines
+        found = _detect_one(lines[0], shape, symbols, lines[1])
+        return found if found in _BLOCK_FORMATS and _starts_rows(lines[0], found, shape) else "grid"
+    if len(lines) > 1:
+        first, following = widths[0][0], widths[1][0]
+        if _row_size(first, shape) and first < shortest and following < shortest:
+            found = _detect_one(lines[0], shape, symbols, None)
+            found = "grid" if found == "line" else found
+            return found if found in _BLOCK_FORMATS and _starts_rows(lines[0], found, shape) else None
+    return None
+
+
+def _row_like(width: int, shape: Shape) -> bool:
+    """Whether ``width`` symbols are nearer, in ratio, a row of ``shape`` (``n``) than its line
+    (``n*n``): under ``--shape 64``, lines of 729 symbols (Sukaku records) are no rows of one
+    grid, each is a wrong record of its own."""
+    return width * width < shape.size * shape.cells
 
 
 def _refine_ints(next_line: str) -> str:
@@ -262,10 +399,10 @@ def _detect_one(first_line: str, shape: Shape | None, symbols: str | None, next_
         return "variant"
     if variant.looks_like_layout(text):
         return "layout"
-    if grid.is_separator(text) or marks.is_separator(text):  # HoDoKu's border is .---.---.
+    if grid.is_border(text) or marks.is_separator(text):  # HoDoKu's border is .---.---.
         if next_line is not None and marks.looks_like(next_line):
             return "candidates"
-        if grid.is_separator(text):
+        if grid.is_border(text):
             return "pretty"
     fields = ints.tokens(text)
     if len(fields) > 1 and all(ints.is_integer(field) for field, _ in fields):
@@ -274,7 +411,7 @@ def _detect_one(first_line: str, shape: Shape | None, symbols: str | None, next_
             return "candidates"  # "12 3 456 ...": no value of the board is that big
         if shape is not None:  # rows of another size, two of one width: one wrong record
             following = len(ints.tokens(next_line)) if next_line is not None else 0
-            return "ints" if count == shape.size or (count < shape.cells and following == count) else "line"
+            return "ints" if count == shape.size or (_row_like(count, shape) and following == count) else "line"
         if any(len(field) > 1 for field, _ in fields) or Shape.for_size_or_none(count):
             return "ints"
         return "line"
@@ -282,14 +419,14 @@ def _detect_one(first_line: str, shape: Shape | None, symbols: str | None, next_
         return "candidates"
     items = grid.row_items(text, 1)
     length = len(items)
-    ruled = any(char in grid.RULE_CHARS for char in text)
+    ruled = _boxed(text)
     same_width = next_line is not None and len(grid.row_items(next_line, 2)) == length
     if shape is not None:
         if length == shape.size:
             return "grid"
         # rows of another size (ruled, or two of one width) are a grid's all the same: one
         # record whose rows are wrong, not one wrong record a row
-        return "grid" if length < shape.cells and (ruled or same_width) else "line"
+        return "grid" if _row_like(length, shape) and (ruled or same_width) and not _spaced_words(text) else "line"
     if ruled:
         return "grid"
     if length in line.BOARD_LENGTHS:
@@ -299,7 +436,7 @@ def _detect_one(first_line: str, shape: Shape | None, symbols: str | None, next_
             pass
         else:
             return "line"
-    if Shape.for_size_or_none(length) and same_width:
+    if Shape.for_size_or_none(length) and same_width and not _spaced_words(text):
         return "grid"
     return "line"  # the line reader explains what is wrong, if anything
 
@@ -359,11 +496,11 @@ def _read_blocks(
     held: list[Numbered] = []  # a record its count ended, not yet given out
     size = shape.size if shape else None
 
-    def kind(first: Numbered) -> str:
+    def kind(block: list[Numbered]) -> str:
         # a file of grids may hold candidate grids further on (a grid is a candidate grid
-        # whose cells are all solved): a record whose first row has a cell of several
-        # candidates is read as one
-        if format in ("grid", "pretty") and marks.looks_like(first[1]):
+        # whose cells are all solved): a record one of whose first three rows has a cell of
+        # several candidates is read as one (its first row may be all solved cells)
+        if format in ("grid", "pretty") and any(marks.looks_like(text) for _, text in block[:3]):
             return "candidates"
         return format
 
@@ -374,7 +511,7 @@ def _read_blocks(
                 board = grid.parse_rows(block, shape, symbols, end_line=end_line)
             elif format == "ints":
                 board = ints.parse_rows(block, shape, end_line=end_line)
-            elif kind(block[0]) == "candidates":
+            elif kind(block) == "candidates":
                 board = marks.parse_rows(block, shape, symbols, end_line=end_line)
             else:
                 board = grid.parse_rows(block, shape, symbols, end_line=end_line)
@@ -397,7 +534,7 @@ def _read_blocks(
     def width(number: int, text: str) -> int:
         if format == "ints":
             return len(ints.tokens(text))
-        if kind(rows[0]) == "candidates":
+        if kind(rows) == "candidates":
             return len(marks.tokens(text, number))
         return grid.size_of_row(text, number)
 
@@ -432,13 +569,17 @@ def _read_blocks(
                 border, border_text = number, text
             continue
         rows.append((number, text))
-        if (shape is None or width(*rows[0]) != shape.size) and len(rows) in (1, 3):
+        if len(rows) in (1, 3) and shape is not None and width(*rows[0]) == shape.size:
+            size = shape.size  # each record's own: not the size a garbled record before it had
+        elif len(rows) in (1, 3):
             # a record has as many rows as its rows have cells: the width two of its first three
             # rows share, so that one garbled row (a stray symbol) does not misalign the rest;
             # rows wider than --shape says are grouped by their own width (one wrong record each)
             widths = [width(*row) for row in rows]
             size = widths[1] if len(widths) == 3 and widths[1] == widths[2] != widths[0] else widths[0]
         if size is not None and len(rows) >= size and ((shape is not None and size == shape.size) or len(rows) >= 3):
+            if held and size != len(held):
+                continue  # rows of another size straight after a record: its overflow, not the next one
             if held:
                 chained = True
                 yield finish(held, held[-1][0] + 1)

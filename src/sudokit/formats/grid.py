@@ -43,6 +43,17 @@ def is_separator(text: str) -> bool:
     return _HODOKU_BORDER.fullmatch(text) is not None
 
 
+#: rules that only draw down a row (``|``, ``│``, ``║``, ...): a line of them alone and spaces
+#: is no border between bands
+_VERTICAL_CHARS = frozenset("|\u2502\u2503\u2506\u2507\u250a\u250b\u254e\u254f\u2551\u2575\u2577\u2579\u257b")
+
+
+def is_border(text: str) -> bool:
+    """A separator that draws across (``-+-``, ``├──┼``, HoDoKu's ``.---.``), not one of
+    vertical rules alone: what a block of rows may start with, where a lone ``|`` is only junk."""
+    return is_separator(text) and any(not char.isspace() and char not in _VERTICAL_CHARS for char in text)
+
+
 def row_items(text: str, line: int) -> list[Located]:
     """The symbols of one grid row, with their columns; rules and spaces are skipped."""
     return [

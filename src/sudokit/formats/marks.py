@@ -57,6 +57,14 @@ def looks_like(text: str) -> bool:
     cells = [cell for cell, _, _ in tokens(text, 1)]
     if not Shape.for_size_or_none(len(cells)) or not any(len(cell) > 1 for cell in cells):
         return False
+    shown = set("".join(cells)) - set(".-")
+    if len(shown) > len(cells):  # "ku 9 4 3": more symbols than a row of 4 has
+        return False
+    if len(cells) <= 9 and all(char.isdigit() for char in shown):  # "- 5 03 -": no 4x4 digits
+        if not (shown <= set("123456789"[: len(cells)]) or shown <= set("0123456789"[: len(cells)])):
+            return False
+    elif len(cells) <= 9 and any(char.isdigit() for char in shown):  # "k9 . 6 3": up to 9x9, one kind
+        return False
     return all(len(set(cell)) == len(cell) <= len(cells) and (cell.isalnum() or cell in ".-") for cell in cells)
 
 

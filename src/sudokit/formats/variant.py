@@ -503,7 +503,10 @@ def looks_like_line(text: str) -> bool:
     if root * root != len(first) or root < 4:
         return False
     second = tokens[1]
-    return len(second) == len(first) or bool(_CAGE.match(second)) or second in _WORDS or second == "windoku"
+    # a layout repeats its labels (n regions over n*n cells); a 16x16 candidate row's first two
+    # cells, each of all sixteen symbols, are as long but repeat none
+    layout = len(second) == len(first) and len(set(second)) < len(second)
+    return layout or bool(_CAGE.match(second)) or second in _WORDS or second == "windoku"
 
 
 def parse_line(text: str, shape: Shape | None = None, symbols: str | None = None, *, line: int = 1) -> BoardData:
