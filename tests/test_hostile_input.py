@@ -508,6 +508,7 @@ def test_a_16x16_candidate_grid_opening_with_two_open_cells_is_no_variant_line()
     assert result.stdout.splitlines() == ["1"], result.stderr
 
 
+@pytest.mark.slow  # its puzzle reaches SE's nested chains: minutes to compile from an empty cache
 def test_a_time_limit_of_inf_is_no_budget(tmp_path):
     # batch --rate with --time-limit inf crashed in SE's rating (int() of an infinite slice)
     hard = "..4..3....7..8....2.81....6..3....9..8..2....1..7....3......45....8..9....9..5..8"  # SE rates it in slices
