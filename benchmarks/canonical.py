@@ -69,23 +69,14 @@ def lines_of(path: Path, limit: int) -> list[str]:
     return out
 
 
-def best_of(passes: int, run) -> float:
-    """The shortest of ``passes`` timed runs of ``run()``, in seconds."""
+def best_of(passes: int, run, clock=time.perf_counter) -> float:
+    """The shortest of ``passes`` timed runs of ``run()``, in seconds of ``clock`` (wall time;
+    ``time.process_time`` for this process's CPU time)."""
     best = float("inf")
     for _ in range(passes):
-        start = time.perf_counter()
+        start = clock()
         run()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
-def cpu_best_of(passes: int, run) -> float:
-    """The least CPU time (this process) of ``passes`` runs of ``run()``, in seconds."""
-    best = float("inf")
-    for _ in range(passes):
-        start = time.process_time()
-        run()
-        best = min(best, time.process_time() - start)
+        best = min(best, clock() - start)
     return best
 
 
@@ -134,8 +125,8 @@ def anchor_section(path: Path, data: Path, limit: int, passes: int) -> int:
         values = np.array([[0 if c in ".0" else int(c) for c in line] for line in lines], dtype=np.uint8)
         ours: list[str] = []
         batch: list[np.ndarray] = []
-        single = cpu_best_of(passes, lambda: ours.__setitem__(slice(None), [sudokit.canonical(line) for line in lines]))
-        whole = cpu_best_of(passes, lambda: batch.__setitem__(slice(None), [canonical_batch(values)]))
+        single = best_of(passes, lambda: ours.__setitem__(slice(None), [sudokit.canonical(line) for line in lines]), time.process_time)
+        whole = best_of(passes, lambda: batch.__setitem__(slice(None), [canonical_batch(values)]), time.process_time)
         batched = [text[row].tobytes().decode() for row in batch[0]]
         same = sum(a == b == c for a, b, c in zip(ours, batched, theirs))
         ok = same == n == len(theirs)
