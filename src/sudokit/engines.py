@@ -691,7 +691,7 @@ def warm_up() -> list[str]:
         solve_arrays(board.cells[None, :], board.shape, Limits(1, node_limit=10_000), np.zeros(1, dtype=bool))
         warmed.append(f"{board.shape.name} ({shape_kernel(board.shape) or 'general'})")
     repeats(np.zeros((1, 81), dtype=np.uint8), Shape(3, 3))
-    for name in ("search.learn", "search.optimize"):
+    for name, label in (("search.learn", "learning"), ("search.optimize", "optimisation")):
         _FIRST_SEARCHES[name][1]()
-        warmed.append(name.split(".")[1].replace("learn", "learning").replace("optimize", "optimisation"))
+        warmed.append(label)
     return warmed

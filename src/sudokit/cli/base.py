@@ -18,7 +18,7 @@ from typing import IO, Callable, Iterable, Iterator
 
 import click
 
-from .. import engines
+from .. import engines, warming
 from ..canon import canonical
 from ..generator import generate
 from ..logic import rate, se
@@ -173,8 +173,7 @@ def cli() -> None:
 def warmup() -> None:
     """Compile and cache every kernel now (useful after installing, or in a container image)."""
     warmed = engines.warm_up()
-    for shape in ("4x4", "9x9"):  # the generation kernels, on both ways of proving uniqueness
-        generate(1, shape=shape, seed=1)
+    warming.family("search.generate").warm()  # both ways of proving uniqueness, the big grids
     warmed.append("generation")
     rate(generate(1, seed=1)[0], scale=ALL)  # the human-style finders, the rating loops of both scales
     warmed.append("logic")

@@ -22,18 +22,10 @@ def options_for(kernels, shape, rules=None, branch=None, restart=None, seed=None
         K.variant_options(shape.houses, options)
     else:
         K.default_options(shape.houses, options)
-    if rules is not None:
-        options[K.RULES] = rules
-    if branch is not None:
-        options[K.BRANCH] = branch
-    if restart is not None:
-        options[K.RESTART] = restart
-    if seed is not None:
-        options[K.SEED] = seed
-    if lazy is not None:
-        options[K.LAZY] = lazy
-    if values is not None:
-        options[K.VALUES] = values
+    chosen = ((K.RULES, rules), (K.BRANCH, branch), (K.RESTART, restart), (K.SEED, seed), (K.LAZY, lazy), (K.VALUES, values))
+    for slot, value in chosen:
+        if value is not None:
+            options[slot] = value
     if not K._boxed(shape.houses, options[K.BOX_HEIGHT], options[K.BOX_WIDTH]):
         options[K.RULES] &= ~K.LOCKED
     return options
