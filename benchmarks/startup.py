@@ -16,8 +16,16 @@ temporary ``NUMBA_CACHE_DIR``; *warm* runs again on a cache the cold run filled.
   examples/hexadoku.txt``, in the checkout's environment;
 - ``install``: the same command after ``pip install .`` into a new virtual environment (the
   install is timed once; the command then runs cold and warm as above);
-- ``rate``: ``sudokit rate`` of one 9x9 line (the logic kernels of ``rate``, ``explain`` and
-  ``hint``; cold once only, it takes minutes).
+- ``rate``, ``hint``, ``explain``: the logic commands on one 9x9 line (HoDoKu's kernels);
+- ``se``: ``sudokit rate --scale se --time-limit 1`` of a puzzle whose rating needs nested
+  forcing chains (a budgeted call: its target is the budget plus 1.5 s; exit 3, "unknown", is
+  an answer here);
+- ``generate``, ``generate16``: ``sudokit generate -n 3 --seed 1``, and one 16x16 puzzle;
+- ``canon``: ``sudokit canon`` of one 9x9 line;
+- ``xsolve``: ``sudokit solve`` of one X-Sudoku JSON line (the general kernel);
+- ``maximize``: ``sudokit maximize`` of the seed's target-sudoku example;
+- ``serve``: ``sudokit serve`` from its start to the first answer of ``POST /api/rate`` (a
+  small stdlib client starts it, polls, and stops it).
 
 Then where the time goes: which functions a cold run compiles and for how long (numba's
 compile events, nested calls indented), and what a warm run spends importing numpy, numba,
@@ -45,7 +53,16 @@ from _cpu import cpu_line  # noqa: E402  (needs the line above)
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
-CASES = ("import", "help", "solve9", "solve16", "solve25", "readme", "install", "rate")
+CASES = ("import", "help", "solve9", "solve16", "solve25", "readme", "install", "rate", "hint", "explain",
+         "se", "generate", "generate16", "canon", "xsolve", "maximize", "serve")
+#: cases with an exit status other than 0 that is still an answer (3: "unknown", the budget ran out)
+ANSWERS = {"se": (0, 3)}
+#: a puzzle whose SE rating needs nested forcing chains (the one tests/test_warming.py holds)
+NESTED = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+#: an X-Sudoku (both diagonals), one JSON line: the givens of a published X-Windoku (the shared
+#: variants data) with its windoku rule left out; a solve needs no uniqueness
+X_SUDOKU = {"givens": ".......1.....2...3.........4....3.......5...6....1.........78......6........32...",
+            "diagonals": ["main", "anti"]}
 #: packages whose import time the warm breakdown reports
 PACKAGES = ("numpy", "numba", "llvmlite", "click", "rich", "sudokit")
 
@@ -78,6 +95,34 @@ sys.stdout.flush()
 print("\nCOMPILES " + json.dumps(done[::-1]), file=sys.stderr)
 """
 
+#: run as a child: start ``sudokit serve``, poll ``POST /api/rate`` until it answers, stop it
+SERVE_FIRST = r"""
+import json, socket, subprocess, sys, time, urllib.request
+with socket.socket() as probe:
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+server = subprocess.Popen(sys.argv[1:] + ["serve", "--port", str(port)],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+body = json.dumps({"puzzle": sys.stdin.read().strip()}).encode()
+try:
+    for _ in range(6000):
+        if server.poll() is not None:
+            sys.exit("serve stopped: " + server.stderr.read().decode()[-300:])
+        try:
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/api/rate", data=body,
+                                             headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                json.load(answer)
+            break
+        except OSError:
+            time.sleep(0.02)
+    else:
+        sys.exit("no answer in two minutes")
+finally:
+    server.terminate()
+    server.wait()
+"""
+
 
 def lines() -> dict[str, Path]:
     """One-line input files for the solve cases, written into a temporary folder."""
@@ -90,6 +135,8 @@ def lines() -> dict[str, Path]:
     big = DATA / "25x25" / "misc_25x25.txt"
     if big.exists():
         inputs["solve25"] = big.read_text().split()[0]
+    inputs["nested"] = NESTED
+    inputs["xsudoku"] = json.dumps(X_SUDOKU)
     files = {}
     for name, text in inputs.items():
         files[name] = folder / f"{name}.txt"
@@ -102,21 +149,34 @@ def command(case: str, files: dict[str, Path], python: str, sudokit: list[str]) 
         return [python, "-c", "import sudokit"]
     if case == "help":
         return sudokit + ["--help"]
-    if case in files:
+    if case in ("solve9", "solve16", "solve25"):
         return sudokit + ["solve", str(files[case])]
     if case in ("readme", "install"):
         return sudokit + ["solve", str(ROOT / "examples" / "classic.txt"), str(ROOT / "examples" / "hexadoku.txt")]
-    if case == "rate":
-        return sudokit + ["rate", str(files["solve9"])]
+    if case in ("rate", "hint", "explain", "canon"):
+        return sudokit + [case, str(files["solve9"])]
+    if case == "se":
+        return sudokit + ["rate", "--scale", "se", "--time-limit", "1", str(files["nested"])]
+    if case == "generate":
+        return sudokit + ["generate", "-n", "3", "--seed", "1"]
+    if case == "generate16":
+        return sudokit + ["generate", "--shape", "16x16", "--seed", "1"]
+    if case == "xsolve":
+        return sudokit + ["solve", str(files["xsudoku"])]
+    if case == "maximize":
+        return sudokit + ["maximize", str(ROOT / "examples" / "target.txt")]
+    if case == "serve":
+        return [python, "-c", SERVE_FIRST] + sudokit
     return None
 
 
-def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float, subprocess.CompletedProcess]:
+def timed(argv: list[str], env: dict[str, str],
+          stdin: str | None = None) -> tuple[float, float, subprocess.CompletedProcess]:
     """(wall seconds, CPU seconds of the child, its result). On a shared machine the CPU time
     is what an idle one would take (compiling runs on one thread)."""
     before = _children_cpu()
     start = time.perf_counter()
-    done = subprocess.run(argv, env=env, capture_output=True, text=True)
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, input=stdin)
     return time.perf_counter() - start, _children_cpu() - before, done
 
 
@@ -129,8 +189,9 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def cold_and_warm(argv: list[str], repeat: int, cold_runs: int,
-                  base_env: dict[str, str]) -> tuple[list[tuple[float, float]], list[tuple[float, float]], str]:
+def cold_and_warm(argv: list[str], repeat: int, cold_runs: int, base_env: dict[str, str],
+                  answers: tuple[int, ...] = (0,), stdin: str | None = None,
+                  ) -> tuple[list[tuple[float, float]], list[tuple[float, float]], str]:
     """(wall, CPU) seconds of ``cold_runs`` cold runs (each on a new empty cache) and
     ``repeat`` warm runs (on the last cold run's cache), and the first failure's message."""
     cold: list[tuple[float, float]] = []
@@ -139,16 +200,16 @@ def cold_and_warm(argv: list[str], repeat: int, cold_runs: int,
     for run in range(cold_runs):
         cache = tempfile.mkdtemp(prefix="sudokit-cache-")
         env = dict(base_env, NUMBA_CACHE_DIR=cache)
-        seconds, cpu, done = timed(argv, env)
+        seconds, cpu, done = timed(argv, env, stdin)
         cold.append((seconds, cpu))
-        if done.returncode != 0 and not error:
+        if done.returncode not in answers and not error:
             error = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
         if run < cold_runs - 1:
             shutil.rmtree(cache, ignore_errors=True)
     for _ in range(repeat):
-        seconds, cpu, done = timed(argv, env)
+        seconds, cpu, done = timed(argv, env, stdin)
         warm.append((seconds, cpu))
-        if done.returncode != 0 and not error:
+        if done.returncode not in answers and not error:
             error = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
     shutil.rmtree(cache, ignore_errors=True)
     return cold, warm, error
@@ -242,8 +303,9 @@ def main(argv: list[str] | None = None) -> int:
             note = f"after pip install . ({seconds})"
         argv_ = command(case, files, py, sudokit)
         assert argv_ is not None
-        cold_runs = 1 if case == "rate" else args.repeat
-        cold, warm, error = cold_and_warm(argv_, args.repeat, cold_runs, base_env)
+        cold_runs = 1 if case in ("rate", "se") else args.repeat
+        stdin = files["solve9"].read_text() if case == "serve" else None
+        cold, warm, error = cold_and_warm(argv_, args.repeat, cold_runs, base_env, ANSWERS.get(case, (0,)), stdin)
         if error:
             note = (note + "; " if note else "") + f"FAILED: {error}"
             failed = True
