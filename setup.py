@@ -1,5 +1,5 @@
 """The build: setuptools as ``pyproject.toml`` says, and the kernels of a first command (the
-searches, generation, HoDoKu's techniques, Sudoku Explainer's rating loop) compiled ahead of time, in
+searches, generation, HoDoKu's techniques, Sudoku Explainer's rating loop, canonical forms) compiled ahead of time, in
 processes side by side (``src/sudokit/kernels/build/ahead.py``),
 so that no run waits for numba to compile or to load them. Where they cannot be compiled (no C
 compiler, numba missing from the build environment, ``SUDOKIT_AHEAD=0``) the package is built
@@ -28,7 +28,7 @@ class BuildWithKernels(build_py):
             return
         editable = getattr(self, "editable_mode", False)
         folder = SOURCE if editable else Path(self.build_lib) / "sudokit" / "kernels" / "build"
-        print(f"sudokit: compiling the search, generation, HoDoKu and SE kernels ahead of time into {folder} (minutes)", flush=True)
+        print(f"sudokit: compiling the search, generation, HoDoKu, SE and canonical-form kernels ahead of time into {folder} (minutes)", flush=True)
         # each compile unit says on stdout when it starts and ends (``pip install -v`` shows it)
         done = subprocess.run([sys.executable, str(folder / "ahead.py"), str(folder)], stderr=subprocess.PIPE, text=True)
         if done.returncode != 0:

@@ -311,3 +311,28 @@ def test_ahead_and_jit_general_search_and_generation_agree(monkeypatch):
         seen.append((best.value, best.board.to_line(), best.nodes, guess.value, guess.hits))
         answers.append(seen)
     assert answers[0] == answers[1]
+
+
+@pytest.mark.slow  # compiles the canonical-form kernel with the JIT too
+def test_ahead_and_jit_canonical_forms_agree():
+    """The canonical-form kernel compiled ahead of time gives the JIT's forms and moves, on a
+    batch and on the one-line road (bytes in, a bytearray out)."""
+    ahead = aot.load("search.canon")
+    if ahead is None:
+        pytest.skip("no kernels compiled ahead of time for these sources and this CPU")
+    import importlib
+
+    jit = importlib.import_module("sudokit.kernels.search.canon")
+    lines = [e.puzzle for e in ENTRIES if e.size == 9][:40] + ["." * 81]
+    boards = np.array([[0 if ch in ".0" else int(ch) for ch in line] for line in lines], dtype=np.uint8)
+    answers = []
+    for module in (ahead, jit):
+        out = np.zeros_like(boards)
+        how = np.zeros((len(boards), module.HOW_SIZE), dtype=np.int8)
+        module.minlex(boards, out, how)
+        forms = []
+        for line in lines:
+            form = bytearray(81)
+            forms.append((module.minlex_line(line.encode("ascii"), form), bytes(form)))
+        answers.append((out.tolist(), how.tolist(), forms))
+    assert answers[0] == answers[1]

@@ -181,8 +181,9 @@ def _minlex(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The kernel's answers for checked ``(N, 81)`` uint8 boards: their minlex forms and,
     for each, one transformation that gives it (``kernels.search.canon.minlex``)."""
     kernel = engines.canon_kernel()
-    if not values.flags.writeable:  # a read-only array would compile the kernel once more
-        values = values.copy()
+    # the kernel built ahead of time takes writable C-ordered uint8 boards and checks nothing
+    # (a read-only array would also compile the JIT's kernel once more)
+    values = np.require(values, dtype=np.uint8, requirements=("C", "W"))
     out = np.empty(values.shape, dtype=np.uint8)
     how = np.empty((len(values), kernel.HOW_SIZE), dtype=np.int8)
     kernel.minlex(values, out, how)

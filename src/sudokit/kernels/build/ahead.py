@@ -42,6 +42,7 @@ UNITS: dict[str, tuple[str, ...]] = {
     "_ahead_hodoku": ("hodoku.core", "hodoku.solver"),
     "_ahead_se": ("se.core", "se.rate"),
     "_ahead_search": ("search.classic", "search.hexa", "search.givens"),
+    "_ahead_canon": ("search.canon",),
     "_ahead_general": ("search.general", "search.general_batch", "search.generate", "search.optimize", "search.estimate"),
 }
 BUILD = 2
@@ -142,6 +143,12 @@ EXPORTS: dict[str, dict[str, str]] = {
             " float64, int64, int64[::1], float64[::1])"
         ),
     },
+    # canon.py hands minlex_line the line's bytes and a bytearray for the form (no arrays to
+    # make on the one-board road)
+    "search.canon": {
+        "minlex": "void(uint8[:, ::1], uint8[:, ::1], int8[:, ::1])",
+        "minlex_line": "int64(Bytes(uint8, 1, 'C', readonly=True), ByteArray(uint8, 1, 'C'))",
+    },
     "se.core": {
         "load": "void(SE_GRID, int64[::1])",
         "apply_hint": "void(SE_GRID, SE_HINT)",
@@ -178,6 +185,7 @@ CONSTANTS: dict[str, tuple[str, ...]] = {
     "search.optimize": ("SWEEPS", "STATS_SIZE", "FOUND", "BEST"),
     "search.estimate": (),
     "se.core": (),
+    "search.canon": ("HOW_SIZE",),
     "se.rate": ("RES", "R_STATUS", "R_STEPS", "R_RULE", "R_PEARL_SET", "RUNNING", "SOLVED", "STUCK", "BUDGET",
                 "BASE_RULES", "RULE_FLOORS"),
 }
