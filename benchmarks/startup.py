@@ -303,9 +303,8 @@ def main(argv: list[str] | None = None) -> int:
             note = f"after pip install . ({seconds})"
         argv_ = command(case, files, py, sudokit)
         assert argv_ is not None
-        cold_runs = 1 if case in ("rate", "se") else args.repeat
         stdin = files["solve9"].read_text() if case == "serve" else None
-        cold, warm, error = cold_and_warm(argv_, args.repeat, cold_runs, base_env, ANSWERS.get(case, (0,)), stdin)
+        cold, warm, error = cold_and_warm(argv_, args.repeat, args.repeat, base_env, ANSWERS.get(case, (0,)), stdin)
         if error:
             note = (note + "; " if note else "") + f"FAILED: {error}"
             failed = True
