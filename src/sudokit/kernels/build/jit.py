@@ -20,9 +20,11 @@ import os
 import re
 import sys
 import tempfile
+import types
 from pathlib import Path
 
 import numba
+from numba.core import types as numba_types
 
 #: True when NUMBA_DISABLE_JIT=1: kernels run as plain Python (for coverage and debugging)
 JIT_DISABLED = bool(numba.config.DISABLE_JIT)  # type: ignore[attr-defined]
@@ -160,11 +162,49 @@ KEYED_TO_EVERY_KERNEL = _key_caches_to_every_kernel()
 
 
 def kernel(*args, **options):
-    """``numba.njit`` with sudokit's defaults: cached, and releasing the GIL so that threads can
-    run kernels side by side."""
+    """``numba.njit`` with sudokit's defaults: cached, releasing the GIL so that threads can
+    run kernels side by side, and compiled once per argument types rather than once per
+    constant a caller passes (``one_specialization``; ``literal=True`` keeps numba's way)."""
     options.setdefault("cache", CACHE)
     options.setdefault("nogil", True)
-    return numba.njit(*args, **options)
+    literal = options.pop("literal", False)
+    made = numba.njit(*args, **options)
+    if literal:
+        return made
+    if args and callable(args[0]):
+        return one_specialization(made)
+    return lambda fn: one_specialization(made(fn))
+
+
+def one_specialization(dispatcher):
+    """Make kernels that call ``dispatcher`` type their constant arguments by their plain type.
+
+    numba compiles a callee once per *literal* argument a jitted caller passes: ``f(x, 1)``,
+    ``f(x, 2)`` and ``f(x, True)`` are three compiles of ``f`` (SE's hint writer was compiled
+    12 times, its chaining 6). One specialization per plain type leaves constant folding to
+    LLVM, which still inlines the small callees; the big ones compile once."""
+    if not isinstance(dispatcher, numba.core.dispatcher.Dispatcher):
+        return dispatcher  # NUMBA_DISABLE_JIT: the plain function
+    typed_as_given = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return typed_as_given(tuple(numba_types.unliteral(a) for a in args), {k: numba_types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
+def instantiate(fn, name: str, **names):
+    """A compiled copy of the plain function ``fn`` named ``name`` (its own cache entry), with
+    the given global names bound to other kernels: how one generic code serves several callers
+    that numba could not reach by recursion (SE's chaining, once per tier of nesting)."""
+    scope = dict(fn.__globals__)
+    scope.update(names)
+    copy = types.FunctionType(fn.__code__, scope, name, fn.__defaults__, fn.__closure__)
+    copy.__qualname__ = name
+    copy.__module__ = fn.__module__
+    copy.__doc__ = fn.__doc__
+    return kernel(copy)
 
 
 _noticed: set[str] = set()
