@@ -26,6 +26,7 @@ import numpy as np
 from .. import engines, warming
 from ..board import Board
 from ..kernels.se import ids as T
+from ..kernels.se.record import W_BUDGET, W_OVER, W_RULE, W_WORK, WS_COUNTERS
 from ..results import Limits, SolveStatus
 
 #: SE's rating for a board it cannot finish ("beyond solver")
@@ -176,17 +177,17 @@ class _Engine:
         self.deadline = None
         self.res[:] = 0
         self.rates[:] = 0.0
-        self.ws[13][1:] = 0  # work counters; slot 0 (the visit stamp) only grows
+        self.ws[WS_COUNTERS][W_WORK:] = 0  # work counters; the visit stamp only grows
 
     def budget(self, units: int | None) -> None:
         """Let the chain searches process ``units`` more potentials (None: no limit)."""
-        counters = self.ws[13]
-        counters[3] = 0
-        counters[2] = 0 if units is None else counters[1] + max(1, units)
+        counters = self.ws[WS_COUNTERS]
+        counters[W_OVER] = 0
+        counters[W_BUDGET] = 0 if units is None else counters[W_WORK] + max(1, units)
 
     @property
     def work(self) -> int:
-        return int(self.ws[13][1])
+        return int(self.ws[WS_COUNTERS][W_WORK])
 
     def run(self, max_steps: int) -> int:
         """Take steps as ``kernels.se.rate.rate`` does, the nested forcing chains where its rules
@@ -197,7 +198,7 @@ class _Engine:
             if res[rate.R_STATUS] != rate.STUCK or res[rate.R_STEPS] >= max_steps:
                 return int(res[rate.R_STATUS])
             rule = self._nested_step()
-            res[rate.R_RULE] = self.ws[13][6]
+            res[rate.R_RULE] = self.ws[WS_COUNTERS][W_RULE]
             if rule < 0:
                 res[rate.R_STATUS] = rate.BUDGET if rule == -2 else rate.STUCK
                 return int(res[rate.R_STATUS])
@@ -211,7 +212,7 @@ class _Engine:
 
     def _nested_call(self) -> int:
         if self.nest is None:
-            counters = self.ws[13]  # shared: the inner searches' work counts against the budget
+            counters = self.ws[WS_COUNTERS]  # shared: the inner searches' work counts against the budget
             kernel = engines.se_nested_kernel()
             self.nest = (kernel, self.k.core.new_workspace(counters), self.k.core.new_workspace(counters),
                          kernel.new_hints(), kernel.new_hints())
@@ -318,7 +319,7 @@ def rate_board(board: Board, limits: Limits | None = None) -> SEResult:
     outcome = SolveStatus.SOLVED
     if status == engine.k.rate.BUDGET:
         outcome = SolveStatus.UNKNOWN
-        er = max(er, _floor(int(engine.ws[13][6])))
+        er = max(er, _floor(int(engine.ws[WS_COUNTERS][W_RULE])))
         ep, ed = _bounds(er, ep, ed, bool(res[engine.k.rate.R_PEARL_SET]), steps)
     elif status == engine.k.rate.STUCK:
         er = BEYOND
@@ -358,7 +359,7 @@ def explain_board(board: Board, limits: Limits | None = None) -> tuple[tuple[SES
             if not (out_of_nodes or out_of_time):
                 continue  # a first slice too small for this step: the same step, a longer one
             outcome = SolveStatus.UNKNOWN
-            er = max(er, _floor(int(engine.ws[13][6])))
+            er = max(er, _floor(int(engine.ws[WS_COUNTERS][W_RULE])))
             ep, ed = _bounds(er, ep, ed, pearl, len(steps))
             break
         if rule < 0:

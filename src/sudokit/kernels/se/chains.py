@@ -28,10 +28,55 @@ from __future__ import annotations
 import numpy as np
 
 from . import ids as T
-from ..build.jit import kernel
+from ..build.jit import instantiate, kernel
 from ..search.bits import borrowed
 from .advanced import basic
 from .record import FRAMES, FS, POOL, QUEUE, new_workspace  # noqa: F401 - nested chains, the Python layer
+from .record import (
+    WS_ADV,
+    WS_ADV_COUNT,
+    WS_ADV_CPLX,
+    WS_ADV_ID,
+    WS_ADV_PARENTS,
+    WS_ADV_START,
+    WS_ADV_TOTALS,
+    WS_BFS,
+    WS_CAUSE,
+    WS_COUNTERS,
+    WS_CYCLE_NODES,
+    WS_CYCLE_NODE_OF,
+    WS_CYCLE_QUEUE,
+    WS_CYCLE_STAMP,
+    WS_DEPTH,
+    WS_DIGIT_CELLS,
+    WS_FRAME,
+    WS_HIDDEN,
+    WS_HIDDEN_COUNT,
+    WS_HIDDEN_START,
+    WS_MEM,
+    WS_NEST_CPLX,
+    WS_NEST_ID,
+    WS_NOTHING_CELLS,
+    WS_NOTHING_FOUND,
+    WS_ORDER,
+    WS_OUT,
+    WS_OUT_CAUSE,
+    WS_PARENT_COUNT,
+    WS_PARENT_START,
+    WS_POOL,
+    WS_QUEUE_OFF,
+    WS_QUEUE_ON,
+    WS_SOURCE_CAND,
+    WS_SOURCE_POS,
+    WS_UNDO,
+    WS_VISIT,
+    W_BUDGET,
+    W_CYCLE_STEPS,
+    W_DISTANCE_STEPS,
+    W_OVER,
+    W_STAMP,
+    W_WORK,
+)
 from .core import (
     digit_masks,
     CELL_POS,
@@ -87,20 +132,14 @@ def borrow_workspace(ws):
     )
 
 
-#: the per-value caches (``ws[30]``, ``ws[31]``): which rule each row serves
+#: the per-value caches (``ws[WS_NOTHING_CELLS]``, ``ws[WS_NOTHING_FOUND]``): which rule each row serves
 X_CACHE = 0
 LINKS_CACHE = 1  #: 1, 2, 3: two, three, four strong links
-
-W_STAMP = 0
-W_WORK = 1
-W_BUDGET = 2
-W_OVER = 3  #: set when the work budget ran out mid-search
-
 
 @kernel(inline="always")
 def over_budget(ws):
     """Whether the work budget is spent (then flagged: the search must give up)."""
-    ctr = ws[13]
+    ctr = ws[WS_COUNTERS]
     if ctr[W_BUDGET] > 0 and ctr[W_WORK] > ctr[W_BUDGET]:
         ctr[W_OVER] = 1
         return True
@@ -162,8 +201,8 @@ def off_to_on(g, ws, p, y_links, x_links, dynamic):
     since the chaining began that made it the last (its hidden parents). Results go to the
     implication buffer; returns how many."""
     cand, pos = g[1], g[2]
-    out, causes, hstart, hn, hpool = ws[14], ws[15], ws[16], ws[17], ws[18]
-    src_cand, src_pos = ws[10], ws[11]
+    out, causes, hstart, hn, hpool = ws[WS_OUT], ws[WS_OUT_CAUSE], ws[WS_HIDDEN_START], ws[WS_HIDDEN_COUNT], ws[WS_HIDDEN]
+    src_cand, src_pos = ws[WS_SOURCE_CAND], ws[WS_SOURCE_POS]
     cell, v = pcell(p), pvalue(p)
     n = 0
     k = 0
@@ -207,7 +246,7 @@ def off_to_on(g, ws, p, y_links, x_links, dynamic):
 
 @kernel
 def frame_reset(ws, f):
-    fs = ws[6]
+    fs = ws[WS_FRAME]
     fs[f, F_STAMP] += 1
     fs[f, F_NON] = 0
     fs[f, F_NOFF] = 0
@@ -217,13 +256,13 @@ def frame_reset(ws, f):
 
 @kernel(inline="always")
 def in_frame(ws, f, p):
-    return ws[0][f, p] == ws[6][f, F_STAMP]
+    return ws[WS_MEM][f, p] == ws[WS_FRAME][f, F_STAMP]
 
 
 @kernel
 def frame_add(ws, f, p, cause):
     """Add p to frame f with no parents yet (the caller appends them with ``frame_parent``)."""
-    mem, pstart, pn, cz, order, fs = ws[0], ws[1], ws[2], ws[4], ws[5], ws[6]
+    mem, pstart, pn, cz, order, fs = ws[WS_MEM], ws[WS_PARENT_START], ws[WS_PARENT_COUNT], ws[WS_CAUSE], ws[WS_ORDER], ws[WS_FRAME]
     mem[f, p] = fs[f, F_STAMP]
     pstart[f, p] = fs[f, F_POOL]
     pn[f, p] = 0
@@ -238,23 +277,23 @@ def frame_add(ws, f, p, cause):
 
 @kernel(inline="always")
 def frame_parent(ws, f, p, parent):
-    pool, fs = ws[3], ws[6]
+    pool, fs = ws[WS_POOL], ws[WS_FRAME]
     k = fs[f, F_POOL]
     if k < POOL:
         pool[f, k] = parent
         fs[f, F_POOL] = k + 1
-        ws[2][f, p] += 1
+        ws[WS_PARENT_COUNT][f, p] += 1
 
 
 @kernel(inline="always")
 def frame_on(ws, f, k):
     """The k-th "on" potential of frame f, in order of arrival."""
-    return ws[5][f, k]
+    return ws[WS_ORDER][f, k]
 
 
 @kernel(inline="always")
 def frame_off(ws, f, k):
-    return ws[5][f, NP - 1 - k]
+    return ws[WS_ORDER][f, NP - 1 - k]
 
 
 @kernel
@@ -262,8 +301,8 @@ def ancestors(ws, f, p, virtual):
     """SE's ``getAncestorCount``: p and every potential behind it, each once. ``virtual``: p is
     the frame's contradiction potential that is not in the frame (its parents are the frame's
     ``F_V_*`` slice)."""
-    seen, queue, ctr = ws[12], ws[19], ws[13]
-    pool, pstart, pn, fs = ws[3], ws[1], ws[2], ws[6]
+    seen, queue, ctr = ws[WS_VISIT], ws[WS_BFS], ws[WS_COUNTERS]
+    pool, pstart, pn, fs = ws[WS_POOL], ws[WS_PARENT_START], ws[WS_PARENT_COUNT], ws[WS_FRAME]
     ctr[W_STAMP] += 1
     stamp = ctr[W_STAMP]
     seen[p] = stamp
@@ -298,21 +337,27 @@ def ancestors(ws, f, p, virtual):
 # -- SE's doChaining ------------------------------------------------------------------------------
 
 
-@kernel
-def do_chaining(g, ws, f, y_links, dynamic, level):
-    """Complete frame f (its first potentials already in it and queued by ``seed``) with every
-    implied potential, taking pending "on" potentials first; at ``level`` 1 and up, once
-    nothing is pending, also what the simple rules find in the reduced grid (``se_advanced``).
+def chaining(g, ws, f, y_links, dynamic, level, nl, inner):
+    """SE's doChaining, for every tier of nesting: complete frame f (its first potentials
+    already in it and queued by ``seed``) with every implied potential, taking pending "on"
+    potentials first; at ``level`` 1 and up, once nothing is pending, also the potentials the
+    tier's ``ADVANCED`` finds in the reduced grid (the simple rules, ``se_advanced``; nested
+    tiers add the hints of inner chains, searched at nesting level ``nl`` in the workspaces and
+    hint lists of ``inner``), with the complexity and identity of the inner hint behind each.
     Returns True on a contradiction (a potential implied both on and off; the frame's
     ``F_AB_*`` slots say which). The grid is as it was on return; the frame holds what was
-    found until then."""
+    found until then.
+
+    A plain function: ``instantiate`` compiles one copy a tier (``do_chaining`` below, the
+    nested tiers in ``nested``), ``ADVANCED`` bound to that tier's advanced implications."""
     cand, pos = g[1], g[2]
-    qon, qoff, undo = ws[7], ws[8], ws[9]
-    out, causes, hstart, hn, hpool = ws[14], ws[15], ws[16], ws[17], ws[18]
-    fs, pool = ws[6], ws[3]
-    ctr = ws[13]
-    ws[10][:] = cand
-    ws[11][:, :] = pos
+    qon, qoff, undo = ws[WS_QUEUE_ON], ws[WS_QUEUE_OFF], ws[WS_UNDO]
+    out, causes = ws[WS_OUT], ws[WS_OUT_CAUSE]
+    hstart, hn, hpool = ws[WS_HIDDEN_START], ws[WS_HIDDEN_COUNT], ws[WS_HIDDEN]
+    fs, pool = ws[WS_FRAME], ws[WS_POOL]
+    ctr = ws[WS_COUNTERS]
+    ws[WS_SOURCE_CAND][:] = cand
+    ws[WS_SOURCE_POS][:, :] = pos
     # the queues: the frame's potentials so far, in order
     non, noff = 0, 0
     for k in range(fs[f, F_NON]):
@@ -341,6 +386,7 @@ def do_chaining(g, ws, f, y_links, dynamic, level):
                     fs[f, F_AB_VIRTUAL] = 0
                     fs[f, F_V_START] = fs[f, F_POOL]
                     fs[f, F_V_N] = 1
+                    fs[f, F_V_CAUSE] = bufc[k]
                     if fs[f, F_POOL] < POOL:
                         pool[f, fs[f, F_POOL]] = p
                         fs[f, F_POOL] += 1
@@ -372,6 +418,7 @@ def do_chaining(g, ws, f, y_links, dynamic, level):
                     fs[f, F_AB_OFF] = q & ~1
                     fs[f, F_AB_VIRTUAL] = 1
                     fs[f, F_V_START] = fs[f, F_POOL]
+                    fs[f, F_V_CAUSE] = causes[k]
                     start = fs[f, F_POOL]
                     if start + 1 + hn[k] <= POOL:
                         pool[f, start] = p
@@ -391,18 +438,20 @@ def do_chaining(g, ws, f, y_links, dynamic, level):
             if absurd:
                 break
             continue
-        if level > 0:
-            adv = (ws[25], ws[26], ws[27], ws[28], ws[29])
-            n = basic(g, ws[10], adv)
+        if level > 0 and not over_budget(ws):
+            n = ADVANCED(g, ws, level, nl, inner)  # noqa: F821 - bound per tier by ``instantiate``
             added = False
+            adv, adv_start, adv_count, adv_parents = ws[WS_ADV], ws[WS_ADV_START], ws[WS_ADV_COUNT], ws[WS_ADV_PARENTS]
             for k in range(n):
-                q = ws[25][k]
+                q = adv[k]
                 if not in_frame(ws, f, q):
                     frame_add(ws, f, q, C_ADVANCED)
-                    for j in range(ws[27][k]):
-                        parent = ws[28][ws[26][k] + j]
+                    for j in range(adv_count[k]):
+                        parent = adv_parents[adv_start[k] + j]
                         if in_frame(ws, f, parent):
                             frame_parent(ws, f, q, parent)
+                    ws[WS_NEST_CPLX][f, q] = ws[WS_ADV_CPLX][k]
+                    ws[WS_NEST_ID][f, q] = ws[WS_ADV_ID][k]
                     qoff[noff] = q
                     noff += 1
                     added = True
@@ -412,6 +461,24 @@ def do_chaining(g, ws, f, y_links, dynamic, level):
     for k in range(nundo - 1, -1, -1):
         restore(g, undo[k, 0], undo[k, 1])
     return absurd
+
+
+@kernel
+def simple_rules(g, ws, level, nl, inner):
+    """The advanced implications of dynamic forcing chains (+), and of the first nested tier:
+    what SE's simple rules remove from the reduced grid, as advanced potentials with no inner
+    chain behind them (complexity and identity 0); how many."""
+    n = basic(g, ws[WS_SOURCE_CAND], (ws[WS_ADV], ws[WS_ADV_START], ws[WS_ADV_COUNT], ws[WS_ADV_PARENTS], ws[WS_ADV_TOTALS]))
+    for k in range(n):
+        ws[WS_ADV_CPLX][k] = 0
+        ws[WS_ADV_ID][k] = 0
+    return n
+
+
+#: SE's doChaining with the simple rules as its advanced implications (level 1): dynamic
+#: forcing chains (+), and what the first nested tier runs; called with ``nl`` 0 and no
+#: ``inner`` workspaces from this module
+do_chaining = instantiate(chaining, "do_chaining", ADVANCED=simple_rules)
 
 
 @kernel
@@ -544,17 +611,17 @@ def multiple_chains(g, ws, h, mode):
             fon = k
             foff = 9
             seed(ws, fon, p_on)
-            if do_chaining(g, ws, fon, y_links, dynamic, level) and (dynamic or nishio):
-                c = ancestors(ws, fon, ws[6][fon, F_AB_ON], ws[6][fon, F_AB_VIRTUAL] == 1) + ancestors(
-                    ws, fon, ws[6][fon, F_AB_OFF], ws[6][fon, F_AB_VIRTUAL] == 0
+            if do_chaining(g, ws, fon, y_links, dynamic, level, 0, ()) and (dynamic or nishio):
+                c = ancestors(ws, fon, ws[WS_FRAME][fon, F_AB_ON], ws[WS_FRAME][fon, F_AB_VIRTUAL] == 1) + ancestors(
+                    ws, fon, ws[WS_FRAME][fon, F_AB_OFF], ws[WS_FRAME][fon, F_AB_VIRTUAL] == 0
                 )
                 d = base + length_difficulty(c)
                 kind = T.NISHIO if nishio else T.CONTRADICTION_FORCING
                 if offer(g, h, found, kind, mode, d, c, 7, p_on, p_off, True):
                     found = True
             seed(ws, foff, p_off)
-            if do_chaining(g, ws, foff, y_links, dynamic, level) and (dynamic or nishio):
-                fs = ws[6]
+            if do_chaining(g, ws, foff, y_links, dynamic, level, 0, ()) and (dynamic or nishio):
+                fs = ws[WS_FRAME]
                 c = ancestors(ws, foff, fs[foff, F_AB_ON], fs[foff, F_AB_VIRTUAL] == 1) + ancestors(
                     ws, foff, fs[foff, F_AB_OFF], fs[foff, F_AB_VIRTUAL] == 0
                 )
@@ -574,7 +641,7 @@ def multiple_chains(g, ws, h, mode):
 @kernel
 def _double(g, ws, h, found, fon, foff, base, mode, p_on, p_off):
     """Potentials both states of a candidate imply: on in both (placed), off in both (removed)."""
-    fs = ws[6]
+    fs = ws[WS_FRAME]
     for k in range(fs[fon, F_NON]):
         q = frame_on(ws, fon, k)
         if in_frame(ws, foff, q) and worth(g, q):
@@ -597,7 +664,7 @@ def _regions(g, ws, h, found, cell, v, fon, y_links, dynamic, multiple, base, mo
     """Region forcing chains from the regions of ``cell`` where it is the value's first place:
     what every place of the value in the region implies."""
     pos = g[2]
-    fs = ws[6]
+    fs = ws[WS_FRAME]
     frames = np.zeros(9, dtype=np.int64)
     for t in range(3):
         r = CELL_REGION[cell, t]
@@ -619,7 +686,7 @@ def _regions(g, ws, h, found, cell, v, fon, y_links, dynamic, multiple, base, mo
                 f = nxt
                 nxt += 1
                 seed(ws, f, pot(c, v, 1))
-                do_chaining(g, ws, f, y_links, dynamic, level)
+                do_chaining(g, ws, f, y_links, dynamic, level, 0, ())
                 frames[nf] = f
             nf += 1
         f0 = frames[0]
@@ -647,7 +714,7 @@ def _regions(g, ws, h, found, cell, v, fon, y_links, dynamic, multiple, base, mo
 @kernel
 def _cell_reduction(g, ws, h, found, cell, nv, base, mode):
     """Cell forcing chains: what every value of the cell implies (frames 0..nv-1)."""
-    fs = ws[6]
+    fs = ws[WS_FRAME]
     for state in (1, 0):
         count = fs[0, F_NON] if state == 1 else fs[0, F_NOFF]
         for j in range(count):
@@ -689,7 +756,7 @@ def unary_chains(g, ws, h):
     fc = np.full(NP, -1, dtype=np.int64)
     # the X-links pass depends on each value's cells only: a value whose cells are those of a
     # pass that found nothing is skipped (``X_CACHE`` of the per-value caches)
-    masks, cache, ok = ws[32], ws[30][X_CACHE], ws[31][X_CACHE]
+    masks, cache, ok = ws[WS_DIGIT_CELLS], ws[WS_NOTHING_CELLS][X_CACHE], ws[WS_NOTHING_FOUND][X_CACHE]
     digit_masks(g, masks)
     skip = np.zeros(10, dtype=np.bool_)
     touched = np.zeros(10, dtype=np.bool_)
@@ -795,10 +862,10 @@ def _distance(g, ws, source, y_links, most):
     """The length of SE's forcing chain from ``source`` (the distance to its opposite, the
     layers SE's search needs), or -1 if it is longer than ``most``; grows layers from the
     source only until no shorter chain can be missed (see ``unary_chains``)."""
-    seen, depth = ws[12], ws[24]
-    qa, qb = ws[7], ws[8]
-    out = ws[14]
-    ctr = ws[13]
+    seen, depth = ws[WS_VISIT], ws[WS_DEPTH]
+    qa, qb = ws[WS_QUEUE_ON], ws[WS_QUEUE_OFF]
+    out = ws[WS_OUT]
+    ctr = ws[WS_COUNTERS]
     ctr[W_STAMP] += 1
     st = ctr[W_STAMP]
     buf = np.zeros(32, dtype=np.int64)
@@ -816,7 +883,7 @@ def _distance(g, ws, source, y_links, most):
         for i in range(n):
             p = qa[i]
             ctr[W_WORK] += 1
-            ctr[5] += 1
+            ctr[W_DISTANCE_STEPS] += 1
             if p & 1:
                 k = on_to_off(g, p, y_links, buf, bufc)
                 res = buf
@@ -898,9 +965,9 @@ def _cycles(g, ws, h, found, source, y_links, x_links, pend_on, pre, pre_d, pre_
     npart = _partners(g, source, y_links, x_links, partners)
     if npart == 0:
         return found
-    nodes, pend_off, node_of, seen = ws[20], ws[21], ws[22], ws[23]
-    out = ws[14]
-    ctr = ws[13]
+    nodes, pend_off, node_of, seen = ws[WS_CYCLE_NODES], ws[WS_CYCLE_QUEUE], ws[WS_CYCLE_NODE_OF], ws[WS_CYCLE_STAMP]
+    out = ws[WS_OUT]
+    ctr = ws[WS_COUNTERS]
     ctr[W_STAMP] += 1
     st = ctr[W_STAMP]
     buf = np.zeros(32, dtype=np.int64)
@@ -923,7 +990,7 @@ def _cycles(g, ws, h, found, source, y_links, x_links, pend_on, pre, pre_d, pre_
                 break
             p = nodes[un, 0]
             ctr[W_WORK] += 1
-            ctr[4] += 1
+            ctr[W_CYCLE_STEPS] += 1
             n = on_to_off(g, p, y_links, buf, bufc)
             for k in range(n):
                 q = buf[k]
@@ -950,7 +1017,7 @@ def _cycles(g, ws, h, found, source, y_links, x_links, pend_on, pre, pre_d, pre_
             xn = pend_off[i]
             p = nodes[xn, 0]
             ctr[W_WORK] += 1
-            ctr[4] += 1
+            ctr[W_CYCLE_STEPS] += 1
             n = off_to_on(g, ws, p, y_links, x_links, False)
             for k in range(n):
                 q = out[k]

@@ -12,9 +12,10 @@ made it one), and carries its own complexity: an outer hint's complexity adds, o
 complexities of the inner hints behind it.
 
 Inner searches need every hint, sorted as SE sorts them, where the outer searches keep the
-best: one generic code (``_mc``, ``_dc``) serves both, a *sink* flag telling which. Nesting is
+best: one generic code (``_mc``, and ``chains.chaining`` for SE's doChaining) serves both, a
+*sink* flag telling which. Nesting is
 three deep at most (level 4 over level 3 over static chains); numba compiles no recursion into a
-cached kernel, so the generic functions are instantiated once per tier (``_tier``), each tier's
+cached kernel, so the generic functions are instantiated once per tier (``instantiate``), each tier's
 copy calling the tier below (``G1`` basic advanced rules, ``G2`` levels 2 and 3, ``G3`` level 4).
 Each tier works in its own workspace (frames, queues) and hint list, sharing the outer one's
 work counters.
@@ -22,14 +23,15 @@ work counters.
 
 from __future__ import annotations
 
-import types
-
 import numpy as np
 
 from . import ids as T
-from ..build.jit import kernel
-from .advanced import ADV_MAX, basic
+from ..build.jit import instantiate, kernel
+from .advanced import ADV_MAX
 from .chains import (
+    chaining,
+    do_chaining,
+    simple_rules,
     C_ADVANCED,
     C_BLOCK,
     C_CELL,
@@ -44,9 +46,6 @@ from .chains import (
     F_V_N,
     F_V_START,
     POOL,
-    W_OVER,
-    W_STAMP,
-    W_WORK,
     _is_parent,
     _partners,
     frame_add,
@@ -64,7 +63,43 @@ from .chains import (
     seed,
     worth,
 )
-from .core import CELL_POS, CELL_REGION, LOW, NP, POP, REGION, SEES, length_difficulty, remove, restore
+from .record import (
+    WS_ADV,
+    WS_ADV_COUNT,
+    WS_ADV_CPLX,
+    WS_ADV_ID,
+    WS_ADV_PARENTS,
+    WS_ADV_START,
+    WS_ADV_TOTALS,
+    WS_BFS,
+    WS_CAUSE,
+    WS_COUNTERS,
+    WS_CYCLE_CAUSE,
+    WS_CYCLE_NODES,
+    WS_CYCLE_QUEUE,
+    WS_CYCLE_STAMP,
+    WS_FRAME,
+    WS_NEST_CPLX,
+    WS_NEST_ID,
+    WS_OUT,
+    WS_OUT_CAUSE,
+    WS_PARENT_COUNT,
+    WS_PARENT_START,
+    WS_POOL,
+    WS_QUEUE_OFF,
+    WS_QUEUE_ON,
+    WS_SOURCE_CAND,
+    WS_SOURCE_POS,
+    WS_VISIT,
+    W_CYCLE_STEPS,
+    W_DISTANCE_STEPS,
+    W_FORCING_STEPS,
+    W_OVER,
+    W_RULE,
+    W_STAMP,
+    W_WORK,
+)
+from .core import CELL_POS, CELL_REGION, LOW, NP, POP, REGION, SEES, length_difficulty
 
 HL = 4096  #: hints an inner search may list
 HL_REM = 16384
@@ -141,10 +176,10 @@ def _cause_parents(g, src_cand, src_pos, p, cause, hl):
 @kernel
 def _frame_walk(g, ws, f, p, virtual, initial_cause, src_cand, src_pos, hl, collect_parents):
     """Walk p's ancestors in frame f: their number, a hash of them, the nested complexity met
-    (appending new identities to ``ws[12]``-stamped set in ``ws[19]``... see ``_complexity``),
+    (appending new identities to ``ws[WS_VISIT]``-stamped set in ``ws[WS_BFS]``... see ``_complexity``),
     and, if asked, SE's rule parents of the "on" ones. Returns (count, hash)."""
-    seen, queue, ctr = ws[12], ws[19], ws[13]
-    pool, pstart, pn, cz, fs = ws[3], ws[1], ws[2], ws[4], ws[6]
+    seen, queue, ctr = ws[WS_VISIT], ws[WS_BFS], ws[WS_COUNTERS]
+    pool, pstart, pn, cz, fs = ws[WS_POOL], ws[WS_PARENT_START], ws[WS_PARENT_COUNT], ws[WS_CAUSE], ws[WS_FRAME]
     ctr[W_STAMP] += 1
     stamp = ctr[W_STAMP]
     seen[p] = stamp
@@ -181,9 +216,9 @@ def _frame_walk(g, ws, f, p, virtual, initial_cause, src_cand, src_pos, hl, coll
 def _nested(ws, f, p, virtual, ids, nids):
     """Add to ``ids`` (``nids[0]`` used) the identities of the inner hints behind p in frame f,
     once each; returns the complexity they add."""
-    seen, queue, ctr = ws[12], ws[19], ws[13]
-    pool, pstart, pn, cz, fs = ws[3], ws[1], ws[2], ws[4], ws[6]
-    nc, nh = ws[33], ws[34]
+    seen, queue, ctr = ws[WS_VISIT], ws[WS_BFS], ws[WS_COUNTERS]
+    pool, pstart, pn, cz, fs = ws[WS_POOL], ws[WS_PARENT_START], ws[WS_PARENT_COUNT], ws[WS_CAUSE], ws[WS_FRAME]
+    nc, nh = ws[WS_NEST_CPLX], ws[WS_NEST_ID]
     ctr[W_STAMP] += 1
     stamp = ctr[W_STAMP]
     seen[p] = stamp
@@ -308,13 +343,13 @@ def emit(hl, ws):
         dk = np.int64(hl[HL_D][k] * 1000.0 + 0.5)
         keys[k] = (dk << 40) | (min(hl[HL_I][k, 0], (1 << 20) - 1) << 20) | (hl[HL_I][k, 1] << 16) | k
     idx = np.argsort(keys)
-    pots, pstart, pn, pool, acount = ws[25], ws[26], ws[27], ws[28], ws[29]
-    nest_c, nest_h = ws[35], ws[36]
+    pots, pstart, pn, pool, acount = ws[WS_ADV], ws[WS_ADV_START], ws[WS_ADV_COUNT], ws[WS_ADV_PARENTS], ws[WS_ADV_TOTALS]
+    nest_c, nest_h = ws[WS_ADV_CPLX], ws[WS_ADV_ID]
     acount[0] = 0
     acount[1] = 0
-    stamp = ws[13][W_STAMP] + 1
-    ws[13][W_STAMP] = stamp
-    seen = ws[12]
+    stamp = ws[WS_COUNTERS][W_STAMP] + 1
+    ws[WS_COUNTERS][W_STAMP] = stamp
+    seen = ws[WS_VISIT]
     rems, pars = hl[HL_REMS], hl[HL_PARS]
     for j in range(n):
         k = idx[j]
@@ -378,9 +413,9 @@ def _forcing_all(g, ws, hl, source, y_links, src_cand, src_pos):
     """SE's forcing chain from ``source`` (grown in layers), listed if found."""
     f = 19
     seed(ws, f, source)
-    qa, qb = ws[7], ws[8]
-    out, causes = ws[14], ws[15]
-    fs = ws[6]
+    qa, qb = ws[WS_QUEUE_ON], ws[WS_QUEUE_OFF]
+    out, causes = ws[WS_OUT], ws[WS_OUT_CAUSE]
+    fs = ws[WS_FRAME]
     buf = np.zeros(32, dtype=np.int64)
     bufc = np.zeros(32, dtype=np.int64)
     na, nb = 0, 0
@@ -396,8 +431,8 @@ def _forcing_all(g, ws, hl, source, y_links, src_cand, src_pos):
         nb2 = nb
         for i in range(na):
             p = qa[i]
-            ws[13][W_WORK] += 1
-            ws[13][7] += 1
+            ws[WS_COUNTERS][W_WORK] += 1
+            ws[WS_COUNTERS][W_FORCING_STEPS] += 1
             n = on_to_off(g, p, y_links, buf, bufc)
             for k in range(n):
                 q = buf[k]
@@ -412,8 +447,8 @@ def _forcing_all(g, ws, hl, source, y_links, src_cand, src_pos):
         na2 = 0
         for i in range(nb2):
             p = qb[i]
-            ws[13][W_WORK] += 1
-            ws[13][7] += 1
+            ws[WS_COUNTERS][W_WORK] += 1
+            ws[WS_COUNTERS][W_FORCING_STEPS] += 1
             n = off_to_on(g, ws, p, y_links, True, False)
             for k in range(n):
                 q = out[k]
@@ -437,7 +472,7 @@ def _forcing_all(g, ws, hl, source, y_links, src_cand, src_pos):
     # the target as SE's frame would hold it: a potential with one parent, not in the frame
     fs[f, F_V_START] = fs[f, F_POOL]
     if fs[f, F_POOL] < POOL:
-        ws[3][f, fs[f, F_POOL]] = tparent
+        ws[WS_POOL][f, fs[f, F_POOL]] = tparent
         fs[f, F_POOL] += 1
     fs[f, F_V_N] = 1
     fs[f, F_V_CAUSE] = tcause
@@ -456,9 +491,9 @@ def _cycles_all(g, ws, hl, source, y_links, x_links, pend_on, src_cand, src_pos)
     npart = _partners(g, source, y_links, x_links, partners)
     if npart == 0:
         return
-    nodes, pend_off, seen, ncause = ws[20], ws[21], ws[23], ws[37]
-    out, causes = ws[14], ws[15]
-    ctr = ws[13]
+    nodes, pend_off, seen, ncause = ws[WS_CYCLE_NODES], ws[WS_CYCLE_QUEUE], ws[WS_CYCLE_STAMP], ws[WS_CYCLE_CAUSE]
+    out, causes = ws[WS_OUT], ws[WS_OUT_CAUSE]
+    ctr = ws[WS_COUNTERS]
     ctr[W_STAMP] += 1
     st = ctr[W_STAMP]
     buf = np.zeros(32, dtype=np.int64)
@@ -479,14 +514,14 @@ def _cycles_all(g, ws, hl, source, y_links, x_links, pend_on, src_cand, src_pos)
             d = nodes[un, 2]
             p = nodes[un, 0]
             ctr[W_WORK] += 1
-            ctr[5] += 1
+            ctr[W_DISTANCE_STEPS] += 1
             n = on_to_off(g, p, y_links, buf, bufc)
             for k in range(n):
                 q = buf[k]
                 if d >= 2:
                     for j in range(npart):
                         if partners[j] == q and not _is_parent(nodes, un, q):
-                            ctr[4] += 1
+                            ctr[W_CYCLE_STEPS] += 1
                             nodes[cap, 0] = q
                             nodes[cap, 1] = un
                             nodes[cap, 2] = d + 1
@@ -638,175 +673,52 @@ def _cycle_list(g, ws, hl, nodes, ncause, last, source, y_links, x_links, j, npa
     counts[0] = k0 + 1
 
 
-# -- the generic chaining: SE's doChaining and getMultipleChainsHintList, one copy per tier ---------------
+# -- the generic chaining: SE's doChaining (``chains.chaining``) and getMultipleChainsHintList, one
+# copy per tier ---------------------------------------------------------------------------------
 #
-# Plain functions: ``_tier`` compiles a copy of each for every tier, with the names in capitals
-# (DC, ADVANCED, MC_INNER, ...) bound to that tier's functions.
+# Plain functions: ``instantiate`` compiles a copy of each for every tier, with the names in
+# capitals (DC, ADVANCED, MC_STATIC, ...) bound to that tier's functions. ``inner`` is the tier
+# below's workspaces and hint lists, ``(wsn, wsn2, hln, hln2)``; ``source`` the grid's candidates
+# and positions before the outer chain reduced it.
 
 
-def _dc(g, ws, f, y_links, dynamic, level, nl, wsn, wsn2, hln, hln2):
-    """SE's doChaining in frame f (see ``chains.do_chaining``), at any level: once nothing is
-    pending, the tier's advanced implications (``ADVANCED``), with the inner hints behind them."""
-    cand, pos = g[1], g[2]
-    qon, qoff, undo = ws[7], ws[8], ws[9]
-    out, causes, hstart, hn, hpool = ws[14], ws[15], ws[16], ws[17], ws[18]
-    fs, pool = ws[6], ws[3]
-    ctr = ws[13]
-    ws[10][:] = cand
-    ws[11][:, :] = pos
-    non, noff = 0, 0
-    for k in range(fs[f, F_NON]):
-        qon[non] = frame_on(ws, f, k)
-        non += 1
-    for k in range(fs[f, F_NOFF]):
-        qoff[noff] = frame_off(ws, f, k)
-        noff += 1
-    hon, hoff = 0, 0
-    nundo = 0
-    absurd = False
-    buf = np.zeros(32, dtype=np.int64)
-    bufc = np.zeros(32, dtype=np.int64)
-    while True:
-        if hon < non:
-            p = qon[hon]
-            hon += 1
-            ctr[W_WORK] += 1
-            n = on_to_off(g, p, y_links, buf, bufc)
-            for k in range(n):
-                q = buf[k]
-                if in_frame(ws, f, q | 1):
-                    fs[f, 4] = 1
-                    fs[f, F_AB_ON] = q | 1
-                    fs[f, F_AB_OFF] = q
-                    fs[f, F_AB_VIRTUAL] = 0
-                    fs[f, F_V_START] = fs[f, F_POOL]
-                    fs[f, F_V_N] = 1
-                    fs[f, F_V_CAUSE] = bufc[k]
-                    if fs[f, F_POOL] < POOL:
-                        pool[f, fs[f, F_POOL]] = p
-                        fs[f, F_POOL] += 1
-                    absurd = True
-                    break
-                if not in_frame(ws, f, q):
-                    frame_add(ws, f, q, bufc[k])
-                    frame_parent(ws, f, q, p)
-                    qoff[noff] = q
-                    noff += 1
-            if absurd:
-                break
-            continue
-        if hoff < noff:
-            p = qoff[hoff]
-            hoff += 1
-            ctr[W_WORK] += 1
-            n = off_to_on(g, ws, p, y_links, True, dynamic)
-            if dynamic:
-                if remove(g, pcell(p), pvalue(p)):
-                    undo[nundo, 0] = pcell(p)
-                    undo[nundo, 1] = pvalue(p)
-                    nundo += 1
-            for k in range(n):
-                q = out[k]
-                if in_frame(ws, f, q & ~1):
-                    fs[f, 4] = 1
-                    fs[f, F_AB_ON] = q
-                    fs[f, F_AB_OFF] = q & ~1
-                    fs[f, F_AB_VIRTUAL] = 1
-                    fs[f, F_V_START] = fs[f, F_POOL]
-                    fs[f, F_V_CAUSE] = causes[k]
-                    start = fs[f, F_POOL]
-                    if start + 1 + hn[k] <= POOL:
-                        pool[f, start] = p
-                        for j in range(hn[k]):
-                            pool[f, start + 1 + j] = hpool[hstart[k] + j]
-                        fs[f, F_POOL] = start + 1 + hn[k]
-                        fs[f, F_V_N] = 1 + hn[k]
-                    absurd = True
-                    break
-                if not in_frame(ws, f, q):
-                    frame_add(ws, f, q, causes[k])
-                    frame_parent(ws, f, q, p)
-                    for j in range(hn[k]):
-                        frame_parent(ws, f, q, hpool[hstart[k] + j])
-                    qon[non] = q
-                    non += 1
-            if absurd:
-                break
-            continue
-        if level > 0 and not over_budget(ws):
-            n = ADVANCED(g, ws, level, nl, wsn, wsn2, hln, hln2)
-            added = False
-            for k in range(n):
-                q = ws[25][k]
-                if not in_frame(ws, f, q):
-                    frame_add(ws, f, q, C_ADVANCED)
-                    for j in range(ws[27][k]):
-                        parent = ws[28][ws[26][k] + j]
-                        if in_frame(ws, f, parent):
-                            frame_parent(ws, f, q, parent)
-                    ws[33][f, q] = ws[35][k]
-                    ws[34][f, q] = ws[36][k]
-                    qoff[noff] = q
-                    noff += 1
-                    added = True
-            if added:
-                continue
-        break
-    for k in range(nundo - 1, -1, -1):
-        restore(g, undo[k, 0], undo[k, 1])
-    return absurd
-
-
-@kernel
-def _simple_rules(g, ws):
-    """What SE's simple rules remove from the reduced grid, as advanced potentials with no
-    nested chain behind them (complexity and identity 0); how many."""
-    n = basic(g, ws[10], (ws[25], ws[26], ws[27], ws[28], ws[29]))
-    for k in range(n):
-        ws[35][k] = 0
-        ws[36][k] = 0
-    return n
-
-
-def _adv_g1(g, ws, level, nl, wsn, wsn2, hln, hln2):
-    """Level 1: the simple rules only."""
-    n = _simple_rules(g, ws)
-    return n
-
-
-def _adv_g2(g, ws, level, nl, wsn, wsn2, hln, hln2):
+def _adv_g2(g, ws, level, nl, inner):
     """Levels 2 and 3: the simple rules, then SE's forcing chains and cycles, then (level 3)
     its static cell and region forcing chains, each on the reduced grid."""
-    n = _simple_rules(g, ws)
+    wsn, wsn2, hln, hln2 = inner
+    n = simple_rules(g, ws, level, nl, inner)
     if n == 0 and level >= 2:
         clear_hints(hln)
-        unary_all(g, wsn, hln, ws[10], ws[11])
+        unary_all(g, wsn, hln, ws[WS_SOURCE_CAND], ws[WS_SOURCE_POS])
         n = emit(hln, ws)
     if n == 0 and level >= 3:
         clear_hints(hln)
-        MC_STATIC(g, wsn, HDUMMY(), False, 1, 0, 0, True, hln, ws[10], ws[11], wsn2, wsn2, hln2, hln2)
+        MC_STATIC(g, wsn, HDUMMY(), 1, 0, 0, True, hln, (ws[WS_SOURCE_CAND], ws[WS_SOURCE_POS]), (wsn2, wsn2, hln2, hln2))
         n = emit(hln, ws)
     return n
 
 
-def _adv_g3(g, ws, level, nl, wsn, wsn2, hln, hln2):
+def _adv_g3(g, ws, level, nl, inner):
     """Level 4: the simple rules, then SE's dynamic forcing chains at level ``nl`` (0 to 3)."""
-    n = _simple_rules(g, ws)
+    wsn, wsn2, hln, hln2 = inner
+    n = simple_rules(g, ws, level, nl, inner)
     if n == 0:
         clear_hints(hln)
         if nl <= 1:
-            MC_LOW(g, wsn, HDUMMY(), False, 2, nl, 0, True, hln, ws[10], ws[11], wsn2, wsn2, hln2, hln2)
+            MC_LOW(g, wsn, HDUMMY(), 2, nl, 0, True, hln, (ws[WS_SOURCE_CAND], ws[WS_SOURCE_POS]), (wsn2, wsn2, hln2, hln2))
         else:
-            MC_MID(g, wsn, HDUMMY(), False, 2, nl, 0, True, hln, ws[10], ws[11], wsn2, wsn2, hln2, hln2)
+            MC_MID(g, wsn, HDUMMY(), 2, nl, 0, True, hln, (ws[WS_SOURCE_CAND], ws[WS_SOURCE_POS]), (wsn2, wsn2, hln2, hln2))
         n = emit(hln, ws)
     return n
 
 
-def _mc(g, ws, h, found, mode, level, nl, collect, hl, src_cand, src_pos, wsn, wsn2, hln, hln2):
+def _mc(g, ws, h, mode, level, nl, collect, hl, source, inner):
     """SE's multiple-chain techniques (see ``chains.multiple_chains``) at any level: ``mode`` 1
     static cell and region forcing chains, 2 dynamic ones (with contradictions and double
     implications) at ``level`` (0 dynamic, 1 (+), 2 and 3 nested, 4 nested dynamic at ``nl``).
     Either the best hint into ``h`` (returns whether found) or, ``collect``, every hint listed."""
+    src_cand, src_pos = source
+    found = False
     cand = g[1]
     pos = g[2]
     dynamic = mode == 2
@@ -823,7 +735,7 @@ def _mc(g, ws, h, found, mode, level, nl, collect, hl, src_cand, src_pos, wsn, w
     tp = np.zeros(9, dtype=np.int64)
     tv = np.zeros(9, dtype=np.bool_)
     frames = np.zeros(9, dtype=np.int64)
-    fs = ws[6]
+    fs = ws[WS_FRAME]
     for cell in range(81):
         card = POP[cand[cell]]
         if not (card > 2 or (card > 1 and dynamic)):
@@ -843,7 +755,7 @@ def _mc(g, ws, h, found, mode, level, nl, collect, hl, src_cand, src_pos, wsn, w
             fon = k
             foff = 9
             seed(ws, fon, p_on)
-            if DC(g, ws, fon, True, dynamic, level, nl, wsn, wsn2, hln, hln2) and dynamic:
+            if DC(g, ws, fon, True, dynamic, level, nl, inner) and dynamic:
                 tf[0], tp[0], tv[0] = fon, fs[fon, F_AB_ON], fs[fon, F_AB_VIRTUAL] == 1
                 tf[1], tp[1], tv[1] = fon, fs[fon, F_AB_OFF], fs[fon, F_AB_VIRTUAL] == 0
                 if _hint(g, ws, h, found, collect, hl, T.CONTRADICTION_FORCING, sub, base, 7, p_on, p_off, 2, tf, tp, tv,
@@ -851,7 +763,7 @@ def _mc(g, ws, h, found, mode, level, nl, collect, hl, src_cand, src_pos, wsn, w
                     found = True
             if dynamic:
                 seed(ws, foff, p_off)
-                if DC(g, ws, foff, True, dynamic, level, nl, wsn, wsn2, hln, hln2):
+                if DC(g, ws, foff, True, dynamic, level, nl, inner):
                     tf[0], tp[0], tv[0] = foff, fs[foff, F_AB_ON], fs[foff, F_AB_VIRTUAL] == 1
                     tf[1], tp[1], tv[1] = foff, fs[foff, F_AB_OFF], fs[foff, F_AB_VIRTUAL] == 0
                     if _hint(g, ws, h, found, collect, hl, T.CONTRADICTION_FORCING, sub, base, 7, p_off, p_on, 2, tf, tp,
@@ -889,7 +801,7 @@ def _mc(g, ws, h, found, mode, level, nl, collect, hl, src_cand, src_pos, wsn, w
                         fr = nxt
                         nxt += 1
                         seed(ws, fr, pot(c, v, 1))
-                        DC(g, ws, fr, True, dynamic, level, nl, wsn, wsn2, hln, hln2)
+                        DC(g, ws, fr, True, dynamic, level, nl, inner)
                         frames[nf] = fr
                     nf += 1
                 f0 = frames[0]
@@ -939,31 +851,17 @@ def _hdummy():
 HDUMMY = kernel(_hdummy)
 
 
-def _tier(fn, name, **names):
-    """A compiled copy of the plain function ``fn`` named ``name`` (its own cache entry), with
-    the given global names bound to other kernels: how one generic chaining serves each level
-    of nesting without recursion."""
-    scope = dict(fn.__globals__)
-    scope.update(names)
-    copy = types.FunctionType(fn.__code__, scope, name, fn.__defaults__, fn.__closure__)
-    copy.__qualname__ = name
-    copy.__module__ = fn.__module__
-    copy.__doc__ = fn.__doc__
-    return kernel(copy)
-
-
-# tier 1: dynamic chains with the simple rules (and static ones); what levels 3 and 4 nest
-ADV_G1 = _tier(_adv_g1, "adv_g1")
-DC_G1 = _tier(_dc, "dc_g1", ADVANCED=ADV_G1)
-MC_G1 = _tier(_mc, "mc_g1", DC=DC_G1)
+# tier 1: dynamic chains with the simple rules (``chains.do_chaining``), and static ones; what
+# levels 3 and 4 nest
+MC_G1 = instantiate(_mc, "mc_g1", DC=do_chaining)
 # tier 2: levels 2 and 3, nesting forcing chains and cycles, and static multiple chains
-ADV_G2 = _tier(_adv_g2, "adv_g2", MC_STATIC=MC_G1)
-DC_G2 = _tier(_dc, "dc_g2", ADVANCED=ADV_G2)
-MC_G2 = _tier(_mc, "mc_g2", DC=DC_G2)
+ADV_G2 = instantiate(_adv_g2, "adv_g2", MC_STATIC=MC_G1)
+DC_G2 = instantiate(chaining, "dc_g2", ADVANCED=ADV_G2)
+MC_G2 = instantiate(_mc, "mc_g2", DC=DC_G2)
 # tier 3: level 4, nesting dynamic chains of levels 0 to 3
-ADV_G3 = _tier(_adv_g3, "adv_g3", MC_LOW=MC_G1, MC_MID=MC_G2)
-DC_G3 = _tier(_dc, "dc_g3", ADVANCED=ADV_G3)
-MC_G3 = _tier(_mc, "mc_g3", DC=DC_G3)
+ADV_G3 = instantiate(_adv_g3, "adv_g3", MC_LOW=MC_G1, MC_MID=MC_G2)
+DC_G3 = instantiate(chaining, "dc_g3", ADVANCED=ADV_G3)
+MC_G3 = instantiate(_mc, "mc_g3", DC=DC_G3)
 
 
 @kernel
@@ -971,10 +869,10 @@ def nested_chains(g, ws, h, level, nl, ws1, ws2, hl1, hl2):
     """The best hint of SE's nested dynamic forcing chains: ``level`` 2 (9.5), 3 (10.0), or 4
     (10.5, nesting dynamic chains of level ``nl``); ``ws1``, ``ws2``, ``hl1``, ``hl2`` hold the
     inner searches."""
-    src_cand, src_pos = ws[10], ws[11]
+    src_cand, src_pos = ws[WS_SOURCE_CAND], ws[WS_SOURCE_POS]
     if level <= 3:
-        return MC_G2(g, ws, h, False, 2, level, 0, False, hl1, src_cand, src_pos, ws1, ws2, hl1, hl2)
-    return MC_G3(g, ws, h, False, 2, 4, nl, False, hl1, src_cand, src_pos, ws1, ws2, hl1, hl2)
+        return MC_G2(g, ws, h, 2, level, 0, False, hl1, (src_cand, src_pos), (ws1, ws2, hl1, hl2))
+    return MC_G3(g, ws, h, 2, 4, nl, False, hl1, (src_cand, src_pos), (ws1, ws2, hl1, hl2))
 
 
 #: SE's nested rules, in its order: (level, nesting level of the inner dynamic chains); their
@@ -985,13 +883,13 @@ NESTED_RULES = ((2, 0), (3, 0), (4, 0), (4, 1), (4, 2), (4, 3))
 @kernel
 def nested_step(g, ws, h, ws1, ws2, hl1, hl2, first_rule):
     """The next step when no rule before them applies: the first nested rule with a hint (in
-    ``h``), numbered from ``first_rule`` (its number in ``ws[13][6]`` while it searches);
+    ``h``), numbered from ``first_rule`` (its number in ``ws[WS_COUNTERS][W_RULE]`` while it searches);
     -1 if none applies, -2 if the work budget ran out."""
     for k in range(len(NESTED_RULES)):
-        ws[13][6] = first_rule + k
+        ws[WS_COUNTERS][W_RULE] = first_rule + k
         level, nl = NESTED_RULES[k]
         found = nested_chains(g, ws, h, level, nl, ws1, ws2, hl1, hl2)
-        if ws[13][W_OVER]:
+        if ws[WS_COUNTERS][W_OVER]:
             return -2
         if found:
             return first_rule + k

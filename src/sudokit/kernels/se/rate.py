@@ -19,10 +19,17 @@ from .chains import (
     LINKS_CACHE,
     MULTIPLE,
     NISHIO,
-    W_OVER,
     borrow_workspace,
     multiple_chains,
     unary_chains,
+)
+from .record import (
+    WS_COUNTERS,
+    WS_DIGIT_CELLS,
+    WS_NOTHING_CELLS,
+    WS_NOTHING_FOUND,
+    W_OVER,
+    W_RULE,
 )
 from .core import PCELL, apply_hint, borrow_grid, borrow_hint, copy_hint, solved
 from .patterns import aligned_exclusion, bug, strong_links, unique_loops
@@ -98,7 +105,7 @@ def find(g, ws, h, scratch, best, rule):
     if rule == 12 or rule == 19 or rule == 22:
         degree = 2 if rule == 12 else (3 if rule == 19 else 4)
         k = LINKS_CACHE + degree - 2
-        if strong_links(g, degree, scratch, best, ws[32], ws[30][k], ws[31][k]):
+        if strong_links(g, degree, scratch, best, ws[WS_DIGIT_CELLS], ws[WS_NOTHING_CELLS][k], ws[WS_NOTHING_FOUND][k]):
             copy_hint(best, h)
             return True
         return False
@@ -149,9 +156,9 @@ def step(g, ws, h, scratch, best, first_rule):
     g, ws, h = borrow_grid(g), borrow_workspace(ws), borrow_hint(h)
     scratch, best = borrow_hint(scratch), borrow_hint(best)
     for rule in range(first_rule, BASE_RULES):
-        ws[13][6] = rule
+        ws[WS_COUNTERS][W_RULE] = rule
         found = find(g, ws, h, scratch, best, rule)
-        if ws[13][W_OVER]:
+        if ws[WS_COUNTERS][W_OVER]:
             return -2
         if found:
             return rule
@@ -169,7 +176,7 @@ def rate(g, ws, h, scratch, best, res, rates, log, max_steps):
         if res[R_STEPS] >= max_steps:
             return
         rule = step(g, ws, h, scratch, best, 0)
-        res[R_RULE] = ws[13][6]
+        res[R_RULE] = ws[WS_COUNTERS][W_RULE]
         if rule == -2:
             res[R_STATUS] = BUDGET
             return

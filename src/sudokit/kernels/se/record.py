@@ -18,6 +18,57 @@ ADV_MAX = 729  #: advanced potentials (dynamic (+))
 ADV_POOL = 729 * 24
 
 
+#: the workspace's slots (``new_workspace`` lists them in this order, with what each holds):
+#: kernels read ``ws[WS_FRAME]``, never a bare number
+WS_MEM = 0
+WS_PARENT_START = 1
+WS_PARENT_COUNT = 2
+WS_POOL = 3
+WS_CAUSE = 4
+WS_ORDER = 5
+WS_FRAME = 6
+WS_QUEUE_ON = 7
+WS_QUEUE_OFF = 8
+WS_UNDO = 9
+WS_SOURCE_CAND = 10
+WS_SOURCE_POS = 11
+WS_VISIT = 12
+WS_COUNTERS = 13
+WS_OUT = 14
+WS_OUT_CAUSE = 15
+WS_HIDDEN_START = 16
+WS_HIDDEN_COUNT = 17
+WS_HIDDEN = 18
+WS_BFS = 19
+WS_CYCLE_NODES = 20
+WS_CYCLE_QUEUE = 21
+WS_CYCLE_NODE_OF = 22
+WS_CYCLE_STAMP = 23
+WS_DEPTH = 24
+WS_ADV = 25
+WS_ADV_START = 26
+WS_ADV_COUNT = 27
+WS_ADV_PARENTS = 28
+WS_ADV_TOTALS = 29
+WS_NOTHING_CELLS = 30
+WS_NOTHING_FOUND = 31
+WS_DIGIT_CELLS = 32
+WS_NEST_CPLX = 33
+WS_NEST_ID = 34
+WS_ADV_CPLX = 35
+WS_ADV_ID = 36
+WS_CYCLE_CAUSE = 37
+#: the counters (``ws[WS_COUNTERS]``), shared by a workspace and its nested ones
+W_STAMP = 0  #: the last visit stamp handed out (only grows)
+W_WORK = 1  #: work done (potentials processed), what the budget counts
+W_BUDGET = 2  #: the work at which the search gives up; 0 for none
+W_OVER = 3  #: set when the work budget ran out mid-search
+W_CYCLE_STEPS = 4  #: work spent growing cycles
+W_DISTANCE_STEPS = 5  #: work spent measuring forcing chains
+W_RULE = 6  #: the rule being searched (the Python layer reads it when a search gives up)
+W_FORCING_STEPS = 7  #: work spent in inner forcing chains (nested)
+
+
 def new_grid():
     """``(values, cand, pos)`` of an empty board (every candidate everywhere)."""
     values = np.zeros(81, dtype=np.int64)
