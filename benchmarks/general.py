@@ -75,6 +75,7 @@ def valid_grids(solutions: np.ndarray, puzzles: np.ndarray, shape) -> np.ndarray
 def run_file(path: Path, args) -> list[dict]:
     from sudokit import Board
     from sudokit.kernels.search import general_batch
+    from sudokit.variants import plain_variant
 
     lines = load(path, args.sample)
     if not lines:
@@ -86,10 +87,12 @@ def run_file(path: Path, args) -> list[dict]:
     rows = []
     for limit in (1, 2):
         # the first call of a dispatcher loads (or compiles) it: keep that out of the timing
+        geometry = (shape.houses, shape.cell_houses, np.uint64((1 << shape.size) - 1))
+        variant = plain_variant(shape.cells, shape.size)
         general_batch.solve_many(
-            puzzles[:1].copy(), shape.houses, shape.cell_houses, np.uint64((1 << shape.size) - 1),
-            limit, 1, puzzles[:1].copy(), np.zeros(1, np.int64), np.zeros(1, np.int64),
-            np.zeros(1, np.int64), np.zeros(1, bool),
+            puzzles[:1].copy(), geometry, limit, 1,
+            (puzzles[:1].copy(), np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, bool)),
+            variant, False,
         )
         count = len(lines)
         solutions = np.zeros_like(puzzles)
@@ -99,8 +102,7 @@ def run_file(path: Path, args) -> list[dict]:
         exhausted = np.zeros(count, dtype=bool)
         start = time.perf_counter()
         general_batch.solve_many(
-            puzzles, shape.houses, shape.cell_houses, np.uint64((1 << shape.size) - 1),
-            limit, args.node_limit, solutions, counts, nodes, guesses, exhausted,
+            puzzles, geometry, limit, args.node_limit, (solutions, counts, nodes, guesses, exhausted), variant, False
         )
         elapsed = time.perf_counter() - start
         unknown = (~exhausted) & (counts < limit)

@@ -61,7 +61,7 @@ def _search(module, board: np.ndarray, limit: int, hexa: bool) -> tuple:
     out = np.zeros(len(board), dtype=np.uint8)
     if hexa:
         weight = np.zeros(module.CELLS, dtype=np.int64)
-        code = module.search(board, stack, branch_cell, branch_rest, weight, module.DEFAULT_RULES,
+        code = module.search(board, (stack, branch_cell, branch_rest, weight), module.DEFAULT_RULES,
                              module.DEFAULT_BRANCHING, ctl, limit, 10**7, 1, out)
     else:
         code = module.search(board, stack, branch_cell, branch_rest, ctl, limit, 10**7, 1, out)

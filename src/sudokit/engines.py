@@ -282,9 +282,9 @@ class GeneralSearch(Search):
 
     def _call_dfs(self, general, limit: int, node_budget: int, record_at: int) -> int:
         return general.search(
-            self.givens, self.houses, self.cell_houses, self.full, self.stack, self.branch_cell, self.branch_rest,
-            self.ctl, limit, node_budget, record_at, self.out, self.queue, self.dirty, self.options, self.work,
-            self.iwork, self.variant,
+            self.givens, (self.houses, self.cell_houses, self.full),
+            (self.stack, self.branch_cell, self.branch_rest, self.queue, self.dirty, self.work, self.iwork),
+            self.ctl, limit, node_budget, record_at, self.out, self.options, self.variant,
         )  # fmt: skip
 
     def _grow(self) -> None:
@@ -351,8 +351,8 @@ class HexaSearch(Search):
         hexa = _kernel("search.hexa")
 
         return hexa.search(
-            self.givens, self.stack, self.branch_cell, self.branch_rest, self.weight, self.rules,
-            self.mode, self.ctl, limit, node_budget, record_at, self.out,
+            self.givens, (self.stack, self.branch_cell, self.branch_rest, self.weight), self.rules, self.mode, self.ctl,
+            limit, node_budget, record_at, self.out,
         )
 
     def _grow(self) -> None:
@@ -402,11 +402,11 @@ class OptimizeSearch(Search):
     def _call(self, limit: int, node_budget: int, record_at: int) -> int:
         K = _kernel("search.optimize")
 
+        state = (self.stack, self.branch_cell, self.branch_rest, self.level_bound, self.queue, self.dirty, self.lam,
+                 self.red, self.top1, self.top1v, self.top2, self.stats)
         return K.search(
-            self.givens, self.houses, self.cell_houses, self.by_weight, self.weights, self.full,
-            self.stack, self.branch_cell, self.branch_rest, self.level_bound, self.ctl,
-            limit, node_budget, self.out, self.queue, self.dirty,
-            self.lam, self.red, self.top1, self.top1v, self.top2, self.sweeps, self.stats, self.variant,
+            self.givens, (self.houses, self.cell_houses, self.full), (self.by_weight, self.weights), state, self.ctl,
+            limit, node_budget, self.out, self.sweeps, self.variant,
         )  # fmt: skip
 
     def _grow(self) -> None:
@@ -575,8 +575,8 @@ def solve_arrays(
             geometry, variant = variant_of(template)
         _notify(general_batch.solve_many, "the general batch kernel")
         general_batch.solve_many(
-            values, geometry.houses, geometry.cell_houses, np.uint64((1 << shape.size) - 1),
-            limit, node_limit, solutions, counts, nodes, guesses, exhausted, variant, template is not None,
+            values, (geometry.houses, geometry.cell_houses, np.uint64((1 << shape.size) - 1)), limit, node_limit,
+            (solutions, counts, nodes, guesses, exhausted), variant, template is not None,
         )  # fmt: skip
     if sliced:
         cut = np.flatnonzero(~exhausted & (counts >= 0) & (counts < limit) & (nodes >= node_limit))

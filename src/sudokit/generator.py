@@ -347,9 +347,8 @@ def _draw_round(
     search_nodes = CHECK_NODES if deadline is None else min(CHECK_NODES, slice_nodes)
     while True:
         kernel.carve(
-            kind, grids, geometry.houses, geometry.cell_houses, full, request.orbit_start,
-            request.orbit_cells, order, target, check_cells, search_nodes, slice_nodes, resume,
-            puzzles, flags, nodes,
+            kind, grids, (geometry.houses, geometry.cell_houses, full), (request.orbit_start, request.orbit_cells, order),
+            target, check_cells, search_nodes, slice_nodes, resume, (puzzles, flags, nodes),
         )  # fmt: skip
         paused = np.flatnonzero(resume >= 0)
         if not len(paused):

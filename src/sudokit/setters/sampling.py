@@ -127,8 +127,8 @@ def log_weights(board: Board, samples: int, seed: int | None, tilt: float = TILT
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     block = BLOCK if deadline is None else max(2, min(BLOCK, samples // 64))  # see the clock often
     for first in range(0, samples, block):
-        kernel.probes(start, houses, cell_houses, cell_cages, cage_cells, cage_total, board.size, rng, tilt, EXACT_NODES, reach,
-                      out[first : first + block])
+        kernel.probes(start, (houses, cell_houses, cell_cages, cage_cells, cage_total), board.size, rng, tilt, EXACT_NODES,
+                      reach, out[first : first + block])
         if deadline is not None and time.perf_counter() >= deadline:
             return out[: first + block]
     return out

@@ -78,7 +78,7 @@ EXPORTS: dict[str, dict[str, str]] = {
     },
     "search.hexa": {
         "search": (
-            "int64(uint8[::1], uint64[::1], int64[::1], int64[::1], int64[::1], int64, int64, int64[::1],"
+            "int64(uint8[::1], Tuple((uint64[::1], int64[::1], int64[::1], int64[::1])), int64, int64, int64[::1],"
             " int64, int64, int64, uint8[::1])"
         ),
         "solve_many": (
@@ -105,8 +105,9 @@ EXPORTS: dict[str, dict[str, str]] = {
     },
     "search.general": {
         "search": (
-            f"int64(uint8[::1], {_HOUSES}, {_HOUSES}, uint64, uint64[:, ::1], int64[::1], uint64[::1], int64[::1],"
-            f" int64, int64, int64, uint8[::1], int32[::1], uint8[::1], int64[::1], uint64[:, ::1], int64[:, ::1], {_VARIANT})"
+            f"int64(uint8[::1], Tuple(({_HOUSES}, {_HOUSES}, uint64)), Tuple((uint64[:, ::1], int64[::1], uint64[::1],"
+            " int32[::1], uint8[::1], uint64[:, ::1], int64[:, ::1])), int64[::1], int64, int64, int64, uint8[::1],"
+            f" int64[::1], {_VARIANT})"
         ),
         "scratch": f"Tuple((uint64[:, ::1], int64[:, ::1]))({_HOUSES})",
         "default_options": f"void({_HOUSES}, int64[::1])",
@@ -115,15 +116,15 @@ EXPORTS: dict[str, dict[str, str]] = {
     },
     "search.general_batch": {
         "solve_many": (
-            f"void(uint8[:, ::1], {_HOUSES}, {_HOUSES}, uint64, int64, int64, uint8[:, ::1], int64[::1], int64[::1],"
-            f" int64[::1], boolean[::1], {_VARIANT}, boolean)"
+            f"void(uint8[:, ::1], Tuple(({_HOUSES}, {_HOUSES}, uint64)), int64, int64, Tuple((uint8[:, ::1], int64[::1],"
+            f" int64[::1], int64[::1], boolean[::1])), {_VARIANT}, boolean)"
         ),
     },
     "search.generate": {
         "carve": (
-            f"void(int64, uint8[:, ::1], {_HOUSES}, {_HOUSES}, uint64, Array(int64, 1, 'C', readonly=True),"
-            " Array(int64, 1, 'C', readonly=True), int64[:, ::1], int64, boolean, int64, int64, int64[::1], uint8[:, ::1],"
-            " int64[::1], int64[::1])"
+            f"void(int64, uint8[:, ::1], Tuple(({_HOUSES}, {_HOUSES}, uint64)), Tuple((Array(int64, 1, 'C', readonly=True),"
+            " Array(int64, 1, 'C', readonly=True), int64[:, ::1])), int64, boolean, int64, int64, int64[::1],"
+            " Tuple((uint8[:, ::1], int64[::1], int64[::1])))"
         ),
         "random_grids": f"void({_HOUSES}, int64, uint64, int64[::1], int64, uint8[:, ::1], boolean[::1])",
         "searched_grids": f"void({_GRIDS}, uint8[:, ::1], boolean[::1])",
@@ -132,15 +133,16 @@ EXPORTS: dict[str, dict[str, str]] = {
     },
     "search.optimize": {
         "search": (
-            f"int64(uint8[::1], {_HOUSES}, {_HOUSES}, int32[:, ::1], int64[::1], uint64, uint64[:, ::1], int64[::1],"
-            " uint64[::1], int64[::1], int64[::1], int64, int64, uint8[::1], int32[::1], uint8[::1], int64[:, ::1],"
-            f" int64[:, ::1], int64[::1], int64[::1], int64[::1], int64, int64[::1], {_VARIANT})"
+            f"int64(uint8[::1], Tuple(({_HOUSES}, {_HOUSES}, uint64)), Tuple((int32[:, ::1], int64[::1])),"
+            " Tuple((uint64[:, ::1], int64[::1], uint64[::1], int64[::1], int32[::1], uint8[::1], int64[:, ::1],"
+            " int64[:, ::1], int64[::1], int64[::1], int64[::1], int64[::1])), int64[::1], int64, int64, uint8[::1], int64,"
+            f" {_VARIANT})"
         ),
     },
     "search.estimate": {
         "probes": (
-            "void(uint64[::1], int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[::1], int64, uint64[::1],"
-            " float64, int64, int64[::1], float64[::1])"
+            "void(uint64[::1], Tuple((int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[::1])), int64,"
+            " uint64[::1], float64, int64, int64[::1], float64[::1])"
         ),
     },
     # canon.py hands minlex_line the line's bytes and a bytearray for the form (no arrays to

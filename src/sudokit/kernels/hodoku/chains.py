@@ -59,6 +59,7 @@ import numpy as np
 
 from ..build.jit import kernel
 from ..search.bits import ONE, ZERO, full_mask, plain, popcount, trailing_zeros
+from ..search.driver import grown_to
 from .als import _als_sets, _collect_als
 from .core import (
     HS_HEAD,
@@ -146,36 +147,6 @@ def _cell_sets(st, geo):
 
 
 @kernel
-def _grow64(a, need):
-    size = a.shape[0]
-    while size < need:
-        size *= 2
-    b = np.zeros((size, a.shape[1]), dtype=np.int64)
-    b[: a.shape[0]] = a
-    return b
-
-
-@kernel
-def _grow32(a, need):
-    size = a.shape[0]
-    while size < need:
-        size *= 2
-    b = np.zeros((size, a.shape[1]), dtype=np.int32)
-    b[: a.shape[0]] = a
-    return b
-
-
-@kernel
-def _grow1(a, need):
-    size = a.shape[0]
-    while size < need:
-        size *= 2
-    b = np.zeros(size, dtype=np.int32)
-    b[: a.shape[0]] = a
-    return b
-
-
-@kernel
 def _other(mask, value):
     """The other value of a bivalue cell."""
     rest = mask & ~bit(value)
@@ -235,9 +206,9 @@ def _store(meta, pool, heads, nres, npool, ec, ev, ne, length, seq, key, a, b, c
                 return meta, pool, nres, npool
         r = meta[r, R_NEXT]
     if nres >= meta.shape[0]:
-        meta = _grow64(meta, nres + 1)
+        meta = grown_to(meta, nres + 1)
     if npool + ne > pool.shape[0]:
-        pool = _grow32(pool, npool + ne)
+        pool = grown_to(pool, npool + ne)
     for k in range(ne):
         pool[npool + k, 0] = ec[k]
         pool[npool + k, 1] = ev[k]
@@ -869,7 +840,7 @@ def _graph(st, geo, groups, with_groups, xlinks):
                 else:
                     more += ostart[node - base - ng + 1] - ostart[node - base - ng]
             if ne + more > edges.shape[0]:
-                edges = _grow1(edges, ne + more)
+                edges = grown_to(edges, ne + more)
             if node >= base + ng:
                 if on == 0:
                     x = node - base - ng
@@ -1026,7 +997,7 @@ def _bfs_w(root, start, edges, weight, mark, stamp, order, parent, depth, dist, 
 @kernel
 def _append(a, n, x):
     if n >= a.shape[0]:
-        a = _grow1(a, n + 1)
+        a = grown_to(a, n + 1)
     a[n] = x
     return a
 
@@ -1777,7 +1748,7 @@ def _add_fact(facts, nfacts, place, cell, value, shape, premise, witness):
         if facts[i, 0] == place and facts[i, 1] == cell and facts[i, 2] == value:
             return facts, nfacts
     if nfacts >= facts.shape[0]:
-        facts = _grow64(facts, nfacts + 1)
+        facts = grown_to(facts, nfacts + 1)
     facts[nfacts, 0] = place
     facts[nfacts, 1] = cell
     facts[nfacts, 2] = value

@@ -54,6 +54,16 @@ def grown(old, length):
     return new
 
 
+@kernel
+def grown_to(old, need):
+    """``old`` doubled along its first axis until it holds ``need`` rows (see ``grown``): for
+    pools that grow by what one step adds."""
+    length = max(old.shape[0], 1)
+    while length < need:
+        length *= 2
+    return grown(old, length)
+
+
 @kernel(inline="always")
 def start(ctl):
     """Make ``ctl`` a search not yet begun (a batch loop's next board)."""

@@ -207,9 +207,11 @@ def _count_below(masks, values, houses, cell_houses, cell_cages, cage_cells, cag
 
 
 @kernel
-def probes(start, houses, cell_houses, cell_cages, cage_cells, cage_total, n, rng, beta, budget, reach, out):
-    """Run ``len(out)`` probes from the candidates ``start``; ``out[k]`` is probe ``k``'s
-    weight as a natural logarithm, ``-inf`` for a probe that ended in a contradiction.
+def probes(start, board, n, rng, beta, budget, reach, out):
+    """Run ``len(out)`` probes from the candidates ``start`` on ``board``, ``(houses,
+    cell_houses, cell_cages, cage_cells, cage_total)`` (``tables`` in ``setters/sampling.py``)
+    with ``n`` values; ``out[k]`` is probe ``k``'s weight as a natural logarithm, ``-inf`` for a
+    probe that ended in a contradiction.
 
     At each branch every value of the chosen cell is first propagated on a copy; a child that
     fails at once holds no solution, so leaving it out keeps the mean (on the empty 16x16 board
@@ -224,6 +226,7 @@ def probes(start, houses, cell_houses, cell_cages, cage_cells, cage_total, n, rn
     margin (``reach[0]``, ``cells`` before any: kept between calls): every probe may learn from
     those before it, and the mean stays exact whatever the choice, since each node's weight
     has the node's count as its mean either way."""
+    houses, cell_houses, cell_cages, cage_cells, cage_total = board
     cells = start.shape[0]
     full = (ONE << np.uint64(n)) - ONE if n < 64 else ~ZERO
     masks = np.empty(cells, dtype=np.uint64)

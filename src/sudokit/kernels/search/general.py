@@ -866,34 +866,19 @@ def _branched_cell(houses, code):
 
 
 @kernel
-def search(
-    givens,
-    houses,
-    cell_houses,
-    full,
-    stack,
-    branch_cell,
-    branch_rest,
-    ctl,
-    limit,
-    node_budget,
-    record_at,
-    out,
-    queue,
-    dirty,
-    options,
-    work,
-    iwork,
-    variant,
-):
+def search(givens, geometry, state, ctl, limit, node_budget, record_at, out, options, variant):
     """Run (or resume) the search until a protocol code is due; see ``protocol``.
 
-    ``options`` (see ``options_for``) picks the rules and the branching; ``work`` and
-    ``iwork`` are scratch for the rules (``scratch(size)``), kept by the caller only so that
-    no call allocates; ``variant`` holds the board's cages and starting candidates
-    (``cages.py``; ``cages.plain`` for a board without them). A choice point is a cell (``branch_cell[d] >= 0``, ``branch_rest[d]``
-    its values left to try) or a (house, value) (negative, see ``_place_code``;
-    ``branch_rest[d]`` its places left to try)."""
+    ``geometry`` is the board's ``(houses, cell_houses, full)``; ``state`` the arrays the
+    search keeps between calls, ``(stack, branch_cell, branch_rest, queue, dirty, work,
+    iwork)`` (``work`` and ``iwork`` are scratch for the rules, ``scratch(houses)``, kept by
+    the caller only so that no call allocates). ``options`` (see ``options_for``) picks the
+    rules and the branching; ``variant`` holds the board's cages and starting candidates
+    (``cages.py``; ``cages.plain`` for a board without them). A choice point is a cell
+    (``branch_cell[d] >= 0``, ``branch_rest[d]`` its values left to try) or a (house, value)
+    (negative, see ``_place_code``; ``branch_rest[d]`` its places left to try)."""
+    houses, cell_houses, full = geometry
+    stack, branch_cell, branch_rest, queue, dirty, work, iwork = state
     cells = givens.shape[0]
     mode = options[BRANCH]
     node_stop = ctl[P.NODES] + node_budget

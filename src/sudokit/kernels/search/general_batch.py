@@ -17,16 +17,17 @@ from .driver import grown, record, start
 
 
 @kernel
-def solve_many(
-    puzzles, houses, cell_houses, full, limit, node_budget, solutions, counts, nodes, guesses, exhausted,
-    variant, rules,
-):
-    """Search every row of ``puzzles`` (``(N, cells)`` values, 0 empty) for up to ``limit``
-    solutions and at most ``node_budget`` nodes: the first solution into ``solutions[k]``, the
-    count, nodes and guesses, and whether the search space was exhausted. Rows with
+def solve_many(puzzles, geometry, limit, node_budget, results, variant, rules):
+    """Search every row of ``puzzles`` (``(N, cells)`` values, 0 empty; ``geometry`` the board's
+    ``(houses, cell_houses, full)``) for up to ``limit`` solutions and at most ``node_budget``
+    nodes; ``results`` is ``(solutions, counts, nodes, guesses, exhausted)``: the first solution
+    into ``solutions[k]``, the count, nodes and guesses, and whether the search space was
+    exhausted. Rows with
     ``counts[k] < 0`` on entry are skipped (the caller's mark for records it set aside). Every
     row shares ``variant``, the cages and starting candidates (``cages.py``); ``rules`` True
     picks ``general.variant_options`` (the options a single board with variant rules gets)."""
+    houses, cell_houses, full = geometry
+    solutions, counts, nodes, guesses, exhausted = results
     cells = puzzles.shape[1]
     levels = min(cells + 1, max(16, (1 << 21) // (8 * cells)))
     stack = np.zeros((levels, cells + variant[1].shape[0]), dtype=np.uint64)  # cages' counts too
@@ -47,9 +48,8 @@ def solve_many(
         start(ctl)
         while True:
             code = general.search(
-                puzzles[k], houses, cell_houses, full, stack, branch_cell, branch_rest, ctl,
-                limit, node_budget - ctl[P.NODES], 1, solutions[k], queue, dirty,
-                options, work, iwork, variant,
+                puzzles[k], geometry, (stack, branch_cell, branch_rest, queue, dirty, work, iwork), ctl, limit,
+                node_budget - ctl[P.NODES], 1, solutions[k], options, variant,
             )
             if code != P.STACK_FULL:
                 break

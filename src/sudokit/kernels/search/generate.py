@@ -144,9 +144,10 @@ def random_fill(cell_houses, n_houses, full, rng, node_budget, grid):
 
 @kernel
 def _general_scratch(houses, cells, full):
-    """The arrays a run of ``_general`` searches shares: a stack of about 256 KiB (it grows
-    as a search needs), the control slots, the singles queue and dirty marks, the shape's
-    default options and the rules' scratch, and the plain variant (no cages, no marks)."""
+    """The arrays a run of ``_general`` searches shares: the search's state (``general.search``;
+    a stack of about 256 KiB that grows as a search needs, the singles queue and dirty marks,
+    the rules' scratch), the control slots, the shape's default options and the plain variant
+    (no cages, no marks)."""
     levels = min(cells + 1, max(16, (1 << 18) // (8 * cells)))
     stack = np.zeros((levels, cells), dtype=np.uint64)
     branch_cell = np.zeros(levels, dtype=np.int64)
@@ -158,29 +159,24 @@ def _general_scratch(houses, cells, full):
     general.default_options(houses, options)
     work, iwork = general.scratch(houses)
     variant = cages.plain(cells, full)
-    return stack, branch_cell, branch_rest, ctl, queue, dirty, options, work, iwork, variant
+    return (stack, branch_cell, branch_rest, queue, dirty, work, iwork), ctl, options, variant
 
 
 @kernel
-def _general(puzzle, houses, cell_houses, full, stack, branch_cell, branch_rest, ctl, limit,
-             node_budget, record_at, out, queue, dirty, options, work, iwork, variant):  # fmt: skip
+def _general(puzzle, geometry, state, ctl, limit, node_budget, record_at, out, options, variant):
     """A fresh ``general.search`` of ``puzzle`` to ``limit`` solutions or ``node_budget``
-    nodes, the stack grown as it fills; returns the protocol code and the (maybe new) stack
-    arrays, which the caller keeps for the next search. ``variant`` is ``cages.plain``'s
+    nodes, the stack grown as it fills; returns the protocol code and the (maybe grown)
+    state, which the caller keeps for the next search. ``variant`` is ``cages.plain``'s
     (generated puzzles have no cages or pencil marks)."""
     cells = puzzle.shape[0]
     start(ctl)
     while True:
-        code = general.search(
-            puzzle, houses, cell_houses, full, stack, branch_cell, branch_rest, ctl, limit,
-            node_budget - ctl[P.NODES], record_at, out, queue, dirty, options, work, iwork, variant,
-        )  # fmt: skip
+        code = general.search(puzzle, geometry, state, ctl, limit, node_budget - ctl[P.NODES], record_at, out, options, variant)
         if code != P.STACK_FULL:
-            return code, stack, branch_cell, branch_rest
+            return code, state
+        stack, branch_cell, branch_rest, queue, dirty, work, iwork = state
         levels = min(cells + 1, 2 * stack.shape[0])
-        stack = grown(stack, levels)
-        branch_cell = grown(branch_cell, levels)
-        branch_rest = grown(branch_rest, levels)
+        state = (grown(stack, levels), grown(branch_cell, levels), grown(branch_rest, levels), queue, dirty, work, iwork)
 
 
 @kernel
@@ -200,16 +196,11 @@ def searched_grids(houses, cell_houses, full, seeds, node_budget, grids, ok):
     see coming: the general kernel's search on an empty board, with its singles, its rules
     and its branching, trying values in a random order from each seed."""
     cells = grids.shape[1]
-    stack, branch_cell, branch_rest, ctl, queue, dirty, options, work, iwork, variant = _general_scratch(
-        houses, cells, full
-    )
+    state, ctl, options, variant = _general_scratch(houses, cells, full)
     empty = np.zeros(cells, dtype=np.uint8)
     for k in range(seeds.shape[0]):
         options[general.SEED] = seeds[k]
-        code, stack, branch_cell, branch_rest = _general(
-            empty, houses, cell_houses, full, stack, branch_cell, branch_rest, ctl, 1,
-            node_budget, 1, grids[k], queue, dirty, options, work, iwork, variant,
-        )  # fmt: skip
+        code, state = _general(empty, (houses, cell_houses, full), state, ctl, 1, node_budget, 1, grids[k], options, variant)
         ok[k] = ctl[P.COUNT] == 1
 
 
@@ -223,9 +214,7 @@ def mix(houses, cell_houses, full, seeds, moves, cap, grids):
     distribution over grids is the chain's stationary one: moves bring any start towards it
     (a 4x4 grid gets there in one)."""
     cells = grids.shape[1]
-    stack, branch_cell, branch_rest, ctl, queue, dirty, options, work, iwork, variant = _general_scratch(
-        houses, cells, full
-    )
+    state, ctl, options, variant = _general_scratch(houses, cells, full)
     rng = np.zeros(1, dtype=np.uint64)
     puzzle = np.zeros(cells, dtype=np.uint8)
     out = np.zeros(cells, dtype=np.uint8)
@@ -241,18 +230,12 @@ def mix(houses, cell_houses, full, seeds, moves, cap, grids):
                 pick = j + np.int64((_next_random(rng) >> np.uint64(11)) % np.uint64(cells - j))
                 index[j], index[pick] = index[pick], index[j]
                 puzzle[index[j]] = 0
-            code, stack, branch_cell, branch_rest = _general(
-                puzzle, houses, cell_houses, full, stack, branch_cell, branch_rest, ctl, cap,
-                1 << 40, 0, out, queue, dirty, options, work, iwork, variant,
-            )  # fmt: skip
+            code, state = _general(puzzle, (houses, cell_houses, full), state, ctl, cap, 1 << 40, 0, out, options, variant)
             found = ctl[P.COUNT]
             if code != P.DONE or found >= cap:
                 continue  # too many completions to count: the grid stays
             pick = 1 + np.int64((_next_random(rng) >> np.uint64(11)) % np.uint64(found))
-            code, stack, branch_cell, branch_rest = _general(
-                puzzle, houses, cell_houses, full, stack, branch_cell, branch_rest, ctl, pick,
-                1 << 40, pick, out, queue, dirty, options, work, iwork, variant,
-            )  # fmt: skip
+            code, state = _general(puzzle, (houses, cell_houses, full), state, ctl, pick, 1 << 40, pick, out, options, variant)
             grids[k, :] = out
 
 
@@ -324,13 +307,12 @@ def _hidden_single(puzzle, houses, cell_houses, cell, value):
 
 
 @kernel
-def carve(
-    kind, grids, houses, cell_houses, full, orbit_start, orbit_cells, orders, target,
-    check_cells, node_budget, slice_nodes, resume, puzzles, flags, nodes,
-):  # fmt: skip
-    """Carve a puzzle out of each full grid ``grids[k]`` into ``puzzles[k]``.
+def carve(kind, grids, geometry, orbits, target, check_cells, node_budget, slice_nodes, resume, results):
+    """Carve a puzzle out of each full grid ``grids[k]`` (``geometry`` its board's ``(houses,
+    cell_houses, full)``) into ``puzzles[k]``, where ``results`` is ``(puzzles, flags, nodes)``.
 
-    Orbit ``o`` is ``orbit_cells[orbit_start[o]:orbit_start[o + 1]]``; ``orders[k]`` is the
+    ``orbits`` is ``(orbit_start, orbit_cells, orders)``: orbit ``o`` is
+    ``orbit_cells[orbit_start[o]:orbit_start[o + 1]]``; ``orders[k]`` is the
     order grid k's orbits are tried in (steps ``0 .. orbits - 1``; with ``check_cells`` steps
     ``orbits + cell`` then try each given alone, and ``flags[k]`` gets ``CELL_MINIMAL`` when
     none can go). Carving stops early once ``target`` givens or fewer remain (0: never).
@@ -343,13 +325,14 @@ def carve(
     brings a grid's nodes in this call past ``slice_nodes`` (0: no slices) the grid pauses
     with ``SLICED`` in ``flags[k]`` and ``resume[k]`` the step to go on from, nothing to
     settle: so the caller can keep a time limit on boards whose carve takes seconds."""
+    houses, cell_houses, full = geometry
+    orbit_start, orbit_cells, orders = orbits
+    puzzles, flags, nodes = results
     cells = grids.shape[1]
     c_stack = np.zeros(classic.LEVELS * classic.SLOTS, dtype=np.int32)
     c_branch_cell = np.zeros(classic.LEVELS, dtype=np.int64)
     c_branch_rest = np.zeros(classic.LEVELS, dtype=np.int64)
-    stack, branch_cell, branch_rest, ctl, queue, dirty, options, work, iwork, variant = _general_scratch(
-        houses, cells, full
-    )
+    state, ctl, options, variant = _general_scratch(houses, cells, full)
     out = np.zeros(cells, dtype=np.uint8)
     removed = np.zeros(cells, dtype=np.int32)
     n_orbits = orders.shape[1]
@@ -416,10 +399,9 @@ def carve(
                     if _hidden_single(puzzle, houses, cell_houses, cell, value):
                         continue
                     options[general.STRIKE] = cell * 64 + value
-                    code, stack, branch_cell, branch_rest = _general(
-                        puzzle, houses, cell_houses, full, stack, branch_cell, branch_rest, ctl,
-                        1, node_budget, 1, out, queue, dirty, options, work, iwork, variant,
-                    )  # fmt: skip
+                    code, state = _general(
+                        puzzle, geometry, state, ctl, 1, node_budget, 1, out, options, variant
+                    )
                     options[general.STRIKE] = -1
                     spent += ctl[P.NODES]
                     solvable = ctl[P.COUNT] > 0

@@ -568,15 +568,16 @@ def write_solution(stack, base, out):
 
 
 @kernel
-def search(givens, stack, branch_cell, branch_rest, weight, rules, mode, ctl, limit, node_budget,
-           record_at, out):
+def search(givens, arrays, rules, mode, ctl, limit, node_budget, record_at, out):
     """Run (or resume) the search until a protocol code is due; see ``protocol``.
 
-    ``stack`` is ``levels * SLOTS`` uint64 words; ``branch_cell[level]`` is the cell a level
+    ``arrays`` is what the search keeps between calls, ``(stack, branch_cell, branch_rest,
+    weight)``: ``stack`` is ``levels * SLOTS`` uint64 words; ``branch_cell[level]`` is the cell a level
     branched on and ``branch_rest[level]`` its values still to try there; ``weight`` holds
     the 256 cells' conflict weights; ``rules`` is 0 or ``LOCKED``, ``mode`` ``CELL`` or
     ``WDEG``.
     """
+    stack, branch_cell, branch_rest, weight = arrays
     levels = stack.shape[0] // SLOTS
     cells = np.zeros(BANDS, dtype=np.uint64)
     # the values a branch changed: the next propagation looks at them only (after a resume,
@@ -661,8 +662,8 @@ def solve_many(puzzles, rules, mode, limit, node_budget, solutions, counts, node
         start(ctl)
         while True:
             code = search(
-                puzzles[k], stack, branch_cell, branch_rest, weight, rules, mode, ctl, limit,
-                node_budget - ctl[P.NODES], 1, solutions[k],
+                puzzles[k], (stack, branch_cell, branch_rest, weight), rules, mode, ctl, limit, node_budget - ctl[P.NODES],
+                1, solutions[k],
             )
             if code != P.STACK_FULL:
                 break

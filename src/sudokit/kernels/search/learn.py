@@ -102,6 +102,11 @@ VAR_DECAY = 0.98
 FIRST_MAX_LEARNT = 2000
 
 
+#: the state's arrays, in the order ``search`` takes them
+STATE = ("assign", "level", "reason", "trail", "lim", "mask", "seen", "activity", "heap", "where", "stamp", "buffer",
+         "start", "csize", "lbd", "flags", "lits", "whead", "wnext", "wclause", "hdirty", "xlits", "xlim", "st", "fl")
+
+
 def new_state(cells: int, size: int, houses: np.ndarray) -> dict[str, np.ndarray]:
     """Fresh state arrays for a board of ``cells`` cells and ``size`` values."""
     variables = cells * size
@@ -1104,15 +1109,15 @@ def _luby(i):
 
 
 @kernel
-def search(givens, houses, cell_houses, pos, ix_house, ix_mask, ix_at, ctl, limit, node_budget,
-           record_at, out,
-           assign, level, reason, trail, lim, mask, seen, activity, heap, where, stamp, buffer,
-           start, csize, lbds, flags, lits, whead, wnext, wclause, hdirty, xlits, xlim,
-           st, fl, pencil):
-    """Run (or resume) the search until a protocol code is due (see ``protocol``); the
-    arrays after ``out`` are the state (``new_state``), then ``pencil``, the candidates each
-    cell starts from (a mask per cell: pencil marks, every value where there are none).
-    STACK_FULL asks for ``grow``."""
+def search(givens, board, ctl, limit, node_budget, record_at, out, state, pencil):
+    """Run (or resume) the search until a protocol code is due (see ``protocol``). ``board``
+    is the geometry, ``(houses, cell_houses, pos, ix_house, ix_mask, ix_at)`` (``Learner``
+    makes it), ``state`` the arrays of ``new_state`` in ``STATE``'s order, ``pencil`` the
+    candidates each cell starts from (a mask per cell: pencil marks, every value where there
+    are none). STACK_FULL asks for ``grow``."""
+    houses, cell_houses, pos, ix_house, ix_mask, ix_at = board
+    (assign, level, reason, trail, lim, mask, seen, activity, heap, where, stamp, buffer,
+     start, csize, lbds, flags, lits, whead, wnext, wclause, hdirty, xlits, xlim, st, fl) = state
     n = houses.shape[1]
     cells = givens.shape[0]
     variables = cells * n
@@ -1281,14 +1286,8 @@ class Learner:
     def call(self, ctl: np.ndarray, limit: int, node_budget: int, record_at: int,
              out: np.ndarray) -> int:
         s = self.state
-        return search(
-            self.givens, self.houses, self.cell_houses, self.pos, self.ix_house, self.ix_mask,
-            self.ix_at, ctl, limit, node_budget, record_at, out,
-            s["assign"], s["level"], s["reason"], s["trail"], s["lim"], s["mask"], s["seen"],
-            s["activity"], s["heap"], s["where"], s["stamp"], s["buffer"], s["start"],
-            s["csize"], s["lbd"], s["flags"], s["lits"], s["whead"], s["wnext"],
-            s["wclause"], s["hdirty"], s["xlits"], s["xlim"], s["st"], s["fl"], self.marks,
-        )
+        board = (self.houses, self.cell_houses, self.pos, self.ix_house, self.ix_mask, self.ix_at)
+        return search(self.givens, board, ctl, limit, node_budget, record_at, out, tuple(s[name] for name in STATE), self.marks)
 
     def grow(self) -> None:
         grow(self.state)

@@ -302,39 +302,20 @@ def _best_value(rest, red, cell):
 
 
 @kernel
-def search(
-    givens,
-    houses,
-    cell_houses,
-    by_weight,
-    weights,
-    full,
-    stack,
-    branch_cell,
-    branch_rest,
-    level_bound,
-    ctl,
-    limit,
-    node_budget,
-    out,
-    queue,
-    dirty,
-    lam,
-    red,
-    top1,
-    top1v,
-    top2,
-    sweeps,
-    stats,
-    variant,
-):
+def search(givens, geometry, scores, state, ctl, limit, node_budget, out, sweeps, variant):
     """Run (or resume) the branch and bound until a protocol code is due (see ``protocol``).
 
     DONE: the search space is exhausted, so the incumbent (if ``ctl[FOUND]``) is optimal.
     LIMIT: the incumbent improved ``limit`` times. BUDGET, STACK_FULL: as in ``protocol``.
-    ``variant``: the cages and starting candidates (``cages.py``); they only remove
-    candidates, so both bounds stay admissible.
+    ``geometry`` is the board's ``(houses, cell_houses, full)``, ``scores`` its ``(by_weight,
+    weights)``; ``state`` the arrays kept between calls, ``(stack, branch_cell, branch_rest,
+    level_bound, queue, dirty, lam, red, top1, top1v, top2, stats)``. ``variant``: the cages
+    and starting candidates (``cages.py``); they only remove candidates, so both bounds stay
+    admissible.
     """
+    houses, cell_houses, full = geometry
+    by_weight, weights = scores
+    stack, branch_cell, branch_rest, level_bound, queue, dirty, lam, red, top1, top1v, top2, stats = state
     size = houses.shape[1]
     cells = givens.shape[0]
     node_stop = ctl[P.NODES] + node_budget
