@@ -28,7 +28,7 @@ class BuildWithKernels(build_py):
             return
         editable = getattr(self, "editable_mode", False)
         folder = SOURCE if editable else Path(self.build_lib) / "sudokit" / "kernels" / "build"
-        print(f"sudokit: compiling the search, generation, HoDoKu, SE and canonical-form kernels ahead of time into {folder} (minutes)", flush=True)
+        print(f"sudokit: compiling the search, generation, HoDoKu, SE (nested chains too) and canonical-form kernels ahead of time into {folder} (minutes)", flush=True)
         # each compile unit says on stdout when it starts and ends (``pip install -v`` shows it)
         done = subprocess.run([sys.executable, str(folder / "ahead.py"), str(folder)], stderr=subprocess.PIPE, text=True)
         if done.returncode != 0:

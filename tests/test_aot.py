@@ -336,3 +336,21 @@ def test_ahead_and_jit_canonical_forms_agree():
             forms.append((module.minlex_line(line.encode("ascii"), form), bytes(form)))
         answers.append((out.tolist(), how.tolist(), forms))
     assert answers[0] == answers[1]
+
+
+def test_nested_chains_are_compiled_ahead_and_load_no_numba():
+    """A puzzle rated 9.7 needs SE's nested forcing chains: with the sixth unit built, its first
+    rating compiles nothing (it once compiled for minutes)."""
+    if any(aot.load(name) is None for name in ("se.core", "se.rate", "se.nested")):
+        pytest.skip("no kernels compiled ahead of time for these sources and this CPU")
+    puzzle = "..3.9....1...4..36..8..21...4..8..73...9................4.7..686........7.....5.4"  # ER 9.7 (tests/test_se.py)
+    probe = (
+        "import sys, sudokit\n"
+        f"r = sudokit.rate({puzzle!r}, scale='se')\n"
+        "print(r.se, 'numba' in sys.modules)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["9.7/9.7/2.6", "False"]
+    assert "compiling" not in done.stderr

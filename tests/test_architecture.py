@@ -291,7 +291,7 @@ if __name__ == "__main__":
 
 #: the kernels the Python layer calls that are compiled on first use rather than ahead of time
 #: (every other entry is in ``kernels/build/ahead.py``'s ``EXPORTS``)
-JIT_ENTRIES = {"search.learn": ("search",), "se.nested": ("nested_step",)}
+JIT_ENTRIES = {"search.learn": ("search",)}
 MAX_KERNEL_PARAMETERS = 10
 
 

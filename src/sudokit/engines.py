@@ -634,8 +634,9 @@ def se_kernels() -> SimpleNamespace:
 
 
 def se_nested_kernel() -> Any:
-    """Sudoku Explainer's nested forcing chains (``kernels/se/nested.py``), compiled apart from
-    the other SE kernels: only puzzles rated 9.5 and more reach them, and they compile in minutes."""
+    """Sudoku Explainer's nested forcing chains (``kernels/se/nested.py``), a unit apart from
+    the other SE kernels (only puzzles rated 9.5 and more reach them); where they were not built
+    ahead of time they compile in minutes, on first use."""
     nested = _kernel("se.nested")
     _notify(nested.nested_step, "Sudoku Explainer's nested forcing chains", takes="several minutes")
     return nested

@@ -1,7 +1,7 @@
 """Kernels compiled ahead of time, when the package is built: the searches a first command
 runs (any shape, any variant, batches of boards, the givens check), generation, the human-style
 solver's (HoDoKu's techniques: ``hint``, ``explain``, ``rate`` on HoDoKu's scale, any boxed size)
-and Sudoku Explainer's rating loop, so
+and Sudoku Explainer's rating loop with its nested forcing chains, so
 that neither a first run nor a warm one waits for numba (importing it and loading its cache took
 most of a warm run; compiling the techniques, minutes).
 
@@ -40,6 +40,7 @@ KERNELS = HERE.parent
 #: changes when the way of building does)
 UNITS: dict[str, tuple[str, ...]] = {
     "_ahead_hodoku": ("hodoku.core", "hodoku.solver"),
+    "_ahead_nested": ("se.nested",),
     "_ahead_se": ("se.core", "se.rate"),
     "_ahead_search": ("search.classic", "search.hexa", "search.givens"),
     "_ahead_canon": ("search.canon",),
@@ -60,6 +61,7 @@ RECORDS = {
     "SE_GRID": ("se.record", "new_grid"),
     "SE_HINT": ("se.record", "new_hint"),
     "SE_WS": ("se.record", "new_workspace"),
+    "SE_HINTS": ("se.record", "new_hints"),
 }
 _SE_STEP = "SE_GRID, SE_WS, SE_HINT, SE_HINT, SE_HINT"
 #: the general kernel's tables: a geometry's (read-only) and a variant's (``kernels/search/cages.py``)
@@ -161,12 +163,18 @@ EXPORTS: dict[str, dict[str, str]] = {
         "step": f"int64({_SE_STEP}, int64)",
         "book": "void(SE_GRID, SE_HINT, int64[::1], float64[::1], int64[:, ::1], int64)",
     },
+    # the nested forcing chains: a unit of their own, the second longest to compile, so that
+    # the build's processes share the work
+    "se.nested": {
+        "nested_step": "int64(SE_GRID, SE_WS, SE_HINT, SE_WS, SE_WS, SE_HINTS, SE_HINTS, int64)",
+    },
 }
 #: kernel module -> (a module of plain Python that imports no numba, the functions of it the
 #: kernel module re-exports for the Python layer), served beside the compiled functions
 PLAIN: dict[str, tuple[str, tuple[str, ...]]] = {
     "hodoku.core": ("hodoku.record", ("new_state", "new_step")),
     "se.core": ("se.record", ("new_grid", "new_hint", "new_workspace")),
+    "se.nested": ("se.record", ("new_hints",)),
 }
 #: the same, for functions that take the kernel module's compiled functions as their first
 #: argument (they get this module's namespace)
@@ -187,6 +195,7 @@ CONSTANTS: dict[str, tuple[str, ...]] = {
     "search.optimize": ("SWEEPS", "STATS_SIZE", "FOUND", "BEST"),
     "search.estimate": (),
     "se.core": (),
+    "se.nested": (),
     "search.canon": ("HOW_SIZE",),
     "se.rate": ("RES", "R_STATUS", "R_STEPS", "R_RULE", "R_PEARL_SET", "RUNNING", "SOLVED", "STUCK", "BUDGET",
                 "BASE_RULES", "RULE_FLOORS"),

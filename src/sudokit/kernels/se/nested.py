@@ -63,7 +63,22 @@ from .chains import (
     seed,
     worth,
 )
-from .record import (
+from .record import (  # noqa: F401 - new_hints: the Python layer's maker, here too
+    HL,
+    HL_REM,
+    HL_PAR,
+    HL_D,
+    HL_I,
+    HL_RS,
+    HL_RN,
+    HL_REMS,
+    HL_PS,
+    HL_PN,
+    HL_PARS,
+    HL_HASH,
+    HL_COUNT,
+    HL_SORTED,
+    new_hints,
     WS_ADV,
     WS_ADV_COUNT,
     WS_ADV_CPLX,
@@ -100,41 +115,6 @@ from .record import (
     W_WORK,
 )
 from .core import CELL_POS, CELL_REGION, LOW, NP, POP, REGION, SEES, length_difficulty
-
-HL = 4096  #: hints an inner search may list
-HL_REM = 16384
-HL_PAR = 262144
-
-# hint list slots
-HL_D = 0
-HL_I = 1  #: per hint: complexity, sort key, order found, 0
-HL_RS = 2
-HL_RN = 3
-HL_REMS = 4
-HL_PS = 5
-HL_PN = 6
-HL_PARS = 7
-HL_HASH = 8
-HL_COUNT = 9  #: hints, removals, parents, overflow
-HL_SORTED = 10
-
-
-def new_hints():
-    """A list of an inner search's hints: ratings, removals (SE's order), rule parents."""
-    return (
-        np.zeros(HL, dtype=np.float64),
-        np.zeros((HL, 4), dtype=np.int64),
-        np.zeros(HL, dtype=np.int64),
-        np.zeros(HL, dtype=np.int64),
-        np.zeros(HL_REM, dtype=np.int64),
-        np.zeros(HL, dtype=np.int64),
-        np.zeros(HL, dtype=np.int64),
-        np.zeros(HL_PAR, dtype=np.int64),
-        np.zeros(HL, dtype=np.uint64),
-        np.zeros(4, dtype=np.int64),
-        np.zeros(HL, dtype=np.int64),
-    )
-
 
 # -- rule parents, identities, complexity -----------------------------------------------------------
 

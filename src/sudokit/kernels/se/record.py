@@ -130,3 +130,39 @@ def new_workspace(counters=None):
         np.zeros(ADV_MAX, dtype=np.uint64),  # 36 ... and identity
         np.zeros(NP * 24, dtype=np.int64),  # 37 cycle nodes: cause
     )
+
+
+#: an inner search's hint list (nested chains, ``nested``): its sizes and slots
+HL = 4096  #: hints an inner search may list
+HL_REM = 16384
+HL_PAR = 262144
+
+# hint list slots
+HL_D = 0
+HL_I = 1  #: per hint: complexity, sort key, order found, 0
+HL_RS = 2
+HL_RN = 3
+HL_REMS = 4
+HL_PS = 5
+HL_PN = 6
+HL_PARS = 7
+HL_HASH = 8
+HL_COUNT = 9  #: hints, removals, parents, overflow
+HL_SORTED = 10
+
+
+def new_hints():
+    """A list of an inner search's hints: ratings, removals (SE's order), rule parents."""
+    return (
+        np.zeros(HL, dtype=np.float64),
+        np.zeros((HL, 4), dtype=np.int64),
+        np.zeros(HL, dtype=np.int64),
+        np.zeros(HL, dtype=np.int64),
+        np.zeros(HL_REM, dtype=np.int64),
+        np.zeros(HL, dtype=np.int64),
+        np.zeros(HL, dtype=np.int64),
+        np.zeros(HL_PAR, dtype=np.int64),
+        np.zeros(HL, dtype=np.uint64),
+        np.zeros(4, dtype=np.int64),
+        np.zeros(HL, dtype=np.int64),
+    )
