@@ -63,6 +63,7 @@ from .chains import (
     seed,
     worth,
 )
+from . import record as R  # the workspace's slots and counters, by name: R.WS_FRAME
 from .record import (  # noqa: F401 - new_hints: the Python layer's maker, here too
     HL,
     HL_REM,
@@ -79,40 +80,6 @@ from .record import (  # noqa: F401 - new_hints: the Python layer's maker, here 
     HL_COUNT,
     HL_SORTED,
     new_hints,
-    WS_ADV,
-    WS_ADV_COUNT,
-    WS_ADV_CPLX,
-    WS_ADV_ID,
-    WS_ADV_PARENTS,
-    WS_ADV_START,
-    WS_ADV_TOTALS,
-    WS_BFS,
-    WS_CAUSE,
-    WS_COUNTERS,
-    WS_CYCLE_CAUSE,
-    WS_CYCLE_NODES,
-    WS_CYCLE_QUEUE,
-    WS_CYCLE_STAMP,
-    WS_FRAME,
-    WS_NEST_CPLX,
-    WS_NEST_ID,
-    WS_OUT,
-    WS_OUT_CAUSE,
-    WS_PARENT_COUNT,
-    WS_PARENT_START,
-    WS_POOL,
-    WS_QUEUE_OFF,
-    WS_QUEUE_ON,
-    WS_SOURCE_CAND,
-    WS_SOURCE_POS,
-    WS_VISIT,
-    W_CYCLE_STEPS,
-    W_DISTANCE_STEPS,
-    W_FORCING_STEPS,
-    W_OVER,
-    W_RULE,
-    W_STAMP,
-    W_WORK,
 )
 from .core import CELL_POS, CELL_REGION, LOW, NP, POP, REGION, SEES, length_difficulty
 
@@ -156,12 +123,12 @@ def _cause_parents(g, src_cand, src_pos, p, cause, hl):
 @kernel
 def _frame_walk(g, ws, f, p, virtual, initial_cause, src_cand, src_pos, hl, collect_parents):
     """Walk p's ancestors in frame f: their number, a hash of them, the nested complexity met
-    (appending new identities to ``ws[WS_VISIT]``-stamped set in ``ws[WS_BFS]``... see ``_complexity``),
+    (appending new identities to ``ws[R.WS_VISIT]``-stamped set in ``ws[R.WS_BFS]``... see ``_complexity``),
     and, if asked, SE's rule parents of the "on" ones. Returns (count, hash)."""
-    seen, queue, ctr = ws[WS_VISIT], ws[WS_BFS], ws[WS_COUNTERS]
-    pool, pstart, pn, cz, fs = ws[WS_POOL], ws[WS_PARENT_START], ws[WS_PARENT_COUNT], ws[WS_CAUSE], ws[WS_FRAME]
-    ctr[W_STAMP] += 1
-    stamp = ctr[W_STAMP]
+    seen, queue, ctr = ws[R.WS_VISIT], ws[R.WS_BFS], ws[R.WS_COUNTERS]
+    pool, pstart, pn, cz, fs = ws[R.WS_POOL], ws[R.WS_PARENT_START], ws[R.WS_PARENT_COUNT], ws[R.WS_CAUSE], ws[R.WS_FRAME]
+    ctr[R.W_STAMP] += 1
+    stamp = ctr[R.W_STAMP]
     seen[p] = stamp
     count = 1
     hsum = _mix(p + 1)
@@ -196,11 +163,11 @@ def _frame_walk(g, ws, f, p, virtual, initial_cause, src_cand, src_pos, hl, coll
 def _nested(ws, f, p, virtual, ids, nids):
     """Add to ``ids`` (``nids[0]`` used) the identities of the inner hints behind p in frame f,
     once each; returns the complexity they add."""
-    seen, queue, ctr = ws[WS_VISIT], ws[WS_BFS], ws[WS_COUNTERS]
-    pool, pstart, pn, cz, fs = ws[WS_POOL], ws[WS_PARENT_START], ws[WS_PARENT_COUNT], ws[WS_CAUSE], ws[WS_FRAME]
-    nc, nh = ws[WS_NEST_CPLX], ws[WS_NEST_ID]
-    ctr[W_STAMP] += 1
-    stamp = ctr[W_STAMP]
+    seen, queue, ctr = ws[R.WS_VISIT], ws[R.WS_BFS], ws[R.WS_COUNTERS]
+    pool, pstart, pn, cz, fs = ws[R.WS_POOL], ws[R.WS_PARENT_START], ws[R.WS_PARENT_COUNT], ws[R.WS_CAUSE], ws[R.WS_FRAME]
+    nc, nh = ws[R.WS_NEST_CPLX], ws[R.WS_NEST_ID]
+    ctr[R.W_STAMP] += 1
+    stamp = ctr[R.W_STAMP]
     seen[p] = stamp
     added = 0
     head = 0
@@ -323,13 +290,13 @@ def emit(hl, ws):
         dk = np.int64(hl[HL_D][k] * 1000.0 + 0.5)
         keys[k] = (dk << 40) | (min(hl[HL_I][k, 0], (1 << 20) - 1) << 20) | (hl[HL_I][k, 1] << 16) | k
     idx = np.argsort(keys)
-    pots, pstart, pn, pool, acount = ws[WS_ADV], ws[WS_ADV_START], ws[WS_ADV_COUNT], ws[WS_ADV_PARENTS], ws[WS_ADV_TOTALS]
-    nest_c, nest_h = ws[WS_ADV_CPLX], ws[WS_ADV_ID]
+    pots, pstart, pn, pool, acount = ws[R.WS_ADV], ws[R.WS_ADV_START], ws[R.WS_ADV_COUNT], ws[R.WS_ADV_PARENTS], ws[R.WS_ADV_TOTALS]
+    nest_c, nest_h = ws[R.WS_ADV_CPLX], ws[R.WS_ADV_ID]
     acount[0] = 0
     acount[1] = 0
-    stamp = ws[WS_COUNTERS][W_STAMP] + 1
-    ws[WS_COUNTERS][W_STAMP] = stamp
-    seen = ws[WS_VISIT]
+    stamp = ws[R.WS_COUNTERS][R.W_STAMP] + 1
+    ws[R.WS_COUNTERS][R.W_STAMP] = stamp
+    seen = ws[R.WS_VISIT]
     rems, pars = hl[HL_REMS], hl[HL_PARS]
     for j in range(n):
         k = idx[j]
@@ -393,9 +360,9 @@ def _forcing_all(g, ws, hl, source, y_links, src_cand, src_pos):
     """SE's forcing chain from ``source`` (grown in layers), listed if found."""
     f = 19
     seed(ws, f, source)
-    qa, qb = ws[WS_QUEUE_ON], ws[WS_QUEUE_OFF]
-    out, causes = ws[WS_OUT], ws[WS_OUT_CAUSE]
-    fs = ws[WS_FRAME]
+    qa, qb = ws[R.WS_QUEUE_ON], ws[R.WS_QUEUE_OFF]
+    out, causes = ws[R.WS_OUT], ws[R.WS_OUT_CAUSE]
+    fs = ws[R.WS_FRAME]
     buf = np.zeros(32, dtype=np.int64)
     bufc = np.zeros(32, dtype=np.int64)
     na, nb = 0, 0
@@ -411,8 +378,8 @@ def _forcing_all(g, ws, hl, source, y_links, src_cand, src_pos):
         nb2 = nb
         for i in range(na):
             p = qa[i]
-            ws[WS_COUNTERS][W_WORK] += 1
-            ws[WS_COUNTERS][W_FORCING_STEPS] += 1
+            ws[R.WS_COUNTERS][R.W_WORK] += 1
+            ws[R.WS_COUNTERS][R.W_FORCING_STEPS] += 1
             n = on_to_off(g, p, y_links, buf, bufc)
             for k in range(n):
                 q = buf[k]
@@ -427,8 +394,8 @@ def _forcing_all(g, ws, hl, source, y_links, src_cand, src_pos):
         na2 = 0
         for i in range(nb2):
             p = qb[i]
-            ws[WS_COUNTERS][W_WORK] += 1
-            ws[WS_COUNTERS][W_FORCING_STEPS] += 1
+            ws[R.WS_COUNTERS][R.W_WORK] += 1
+            ws[R.WS_COUNTERS][R.W_FORCING_STEPS] += 1
             n = off_to_on(g, ws, p, y_links, True, False)
             for k in range(n):
                 q = out[k]
@@ -452,7 +419,7 @@ def _forcing_all(g, ws, hl, source, y_links, src_cand, src_pos):
     # the target as SE's frame would hold it: a potential with one parent, not in the frame
     fs[f, F_V_START] = fs[f, F_POOL]
     if fs[f, F_POOL] < POOL:
-        ws[WS_POOL][f, fs[f, F_POOL]] = tparent
+        ws[R.WS_POOL][f, fs[f, F_POOL]] = tparent
         fs[f, F_POOL] += 1
     fs[f, F_V_N] = 1
     fs[f, F_V_CAUSE] = tcause
@@ -471,11 +438,11 @@ def _cycles_all(g, ws, hl, source, y_links, x_links, pend_on, src_cand, src_pos)
     npart = _partners(g, source, y_links, x_links, partners)
     if npart == 0:
         return
-    nodes, pend_off, seen, ncause = ws[WS_CYCLE_NODES], ws[WS_CYCLE_QUEUE], ws[WS_CYCLE_STAMP], ws[WS_CYCLE_CAUSE]
-    out, causes = ws[WS_OUT], ws[WS_OUT_CAUSE]
-    ctr = ws[WS_COUNTERS]
-    ctr[W_STAMP] += 1
-    st = ctr[W_STAMP]
+    nodes, pend_off, seen, ncause = ws[R.WS_CYCLE_NODES], ws[R.WS_CYCLE_QUEUE], ws[R.WS_CYCLE_STAMP], ws[R.WS_CYCLE_CAUSE]
+    out, causes = ws[R.WS_OUT], ws[R.WS_OUT_CAUSE]
+    ctr = ws[R.WS_COUNTERS]
+    ctr[R.W_STAMP] += 1
+    st = ctr[R.W_STAMP]
     buf = np.zeros(32, dtype=np.int64)
     bufc = np.zeros(32, dtype=np.int64)
     cap = nodes.shape[0] - 1
@@ -493,15 +460,15 @@ def _cycles_all(g, ws, hl, source, y_links, x_links, pend_on, src_cand, src_pos)
             un = pend_on[i]
             d = nodes[un, 2]
             p = nodes[un, 0]
-            ctr[W_WORK] += 1
-            ctr[W_DISTANCE_STEPS] += 1
+            ctr[R.W_WORK] += 1
+            ctr[R.W_DISTANCE_STEPS] += 1
             n = on_to_off(g, p, y_links, buf, bufc)
             for k in range(n):
                 q = buf[k]
                 if d >= 2:
                     for j in range(npart):
                         if partners[j] == q and not _is_parent(nodes, un, q):
-                            ctr[W_CYCLE_STEPS] += 1
+                            ctr[R.W_CYCLE_STEPS] += 1
                             nodes[cap, 0] = q
                             nodes[cap, 1] = un
                             nodes[cap, 2] = d + 1
@@ -521,7 +488,7 @@ def _cycles_all(g, ws, hl, source, y_links, x_links, pend_on, src_cand, src_pos)
         for i in range(noff):
             xn = pend_off[i]
             p = nodes[xn, 0]
-            ctr[W_WORK] += 1
+            ctr[R.W_WORK] += 1
             n = off_to_on(g, ws, p, y_links, x_links, False)
             for k in range(n):
                 q = out[k]
@@ -669,11 +636,11 @@ def _adv_g2(g, ws, level, nl, inner):
     n = simple_rules(g, ws, level, nl, inner)
     if n == 0 and level >= 2:
         clear_hints(hln)
-        unary_all(g, wsn, hln, ws[WS_SOURCE_CAND], ws[WS_SOURCE_POS])
+        unary_all(g, wsn, hln, ws[R.WS_SOURCE_CAND], ws[R.WS_SOURCE_POS])
         n = emit(hln, ws)
     if n == 0 and level >= 3:
         clear_hints(hln)
-        MC_STATIC(g, wsn, HDUMMY(), 1, 0, 0, True, hln, (ws[WS_SOURCE_CAND], ws[WS_SOURCE_POS]), (wsn2, wsn2, hln2, hln2))
+        MC_STATIC(g, wsn, HDUMMY(), 1, 0, 0, True, hln, (ws[R.WS_SOURCE_CAND], ws[R.WS_SOURCE_POS]), (wsn2, wsn2, hln2, hln2))
         n = emit(hln, ws)
     return n
 
@@ -685,9 +652,9 @@ def _adv_g3(g, ws, level, nl, inner):
     if n == 0:
         clear_hints(hln)
         if nl <= 1:
-            MC_LOW(g, wsn, HDUMMY(), 2, nl, 0, True, hln, (ws[WS_SOURCE_CAND], ws[WS_SOURCE_POS]), (wsn2, wsn2, hln2, hln2))
+            MC_LOW(g, wsn, HDUMMY(), 2, nl, 0, True, hln, (ws[R.WS_SOURCE_CAND], ws[R.WS_SOURCE_POS]), (wsn2, wsn2, hln2, hln2))
         else:
-            MC_MID(g, wsn, HDUMMY(), 2, nl, 0, True, hln, (ws[WS_SOURCE_CAND], ws[WS_SOURCE_POS]), (wsn2, wsn2, hln2, hln2))
+            MC_MID(g, wsn, HDUMMY(), 2, nl, 0, True, hln, (ws[R.WS_SOURCE_CAND], ws[R.WS_SOURCE_POS]), (wsn2, wsn2, hln2, hln2))
         n = emit(hln, ws)
     return n
 
@@ -715,7 +682,7 @@ def _mc(g, ws, h, mode, level, nl, collect, hl, source, inner):
     tp = np.zeros(9, dtype=np.int64)
     tv = np.zeros(9, dtype=np.bool_)
     frames = np.zeros(9, dtype=np.int64)
-    fs = ws[WS_FRAME]
+    fs = ws[R.WS_FRAME]
     for cell in range(81):
         card = POP[cand[cell]]
         if not (card > 2 or (card > 1 and dynamic)):
@@ -849,7 +816,7 @@ def nested_chains(g, ws, h, level, nl, ws1, ws2, hl1, hl2):
     """The best hint of SE's nested dynamic forcing chains: ``level`` 2 (9.5), 3 (10.0), or 4
     (10.5, nesting dynamic chains of level ``nl``); ``ws1``, ``ws2``, ``hl1``, ``hl2`` hold the
     inner searches."""
-    src_cand, src_pos = ws[WS_SOURCE_CAND], ws[WS_SOURCE_POS]
+    src_cand, src_pos = ws[R.WS_SOURCE_CAND], ws[R.WS_SOURCE_POS]
     if level <= 3:
         return MC_G2(g, ws, h, 2, level, 0, False, hl1, (src_cand, src_pos), (ws1, ws2, hl1, hl2))
     return MC_G3(g, ws, h, 2, 4, nl, False, hl1, (src_cand, src_pos), (ws1, ws2, hl1, hl2))
@@ -863,13 +830,13 @@ NESTED_RULES = ((2, 0), (3, 0), (4, 0), (4, 1), (4, 2), (4, 3))
 @kernel
 def nested_step(g, ws, h, ws1, ws2, hl1, hl2, first_rule):
     """The next step when no rule before them applies: the first nested rule with a hint (in
-    ``h``), numbered from ``first_rule`` (its number in ``ws[WS_COUNTERS][W_RULE]`` while it searches);
+    ``h``), numbered from ``first_rule`` (its number in ``ws[R.WS_COUNTERS][R.W_RULE]`` while it searches);
     -1 if none applies, -2 if the work budget ran out."""
     for k in range(len(NESTED_RULES)):
-        ws[WS_COUNTERS][W_RULE] = first_rule + k
+        ws[R.WS_COUNTERS][R.W_RULE] = first_rule + k
         level, nl = NESTED_RULES[k]
         found = nested_chains(g, ws, h, level, nl, ws1, ws2, hl1, hl2)
-        if ws[WS_COUNTERS][W_OVER]:
+        if ws[R.WS_COUNTERS][R.W_OVER]:
             return -2
         if found:
             return first_rule + k
