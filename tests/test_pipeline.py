@@ -463,6 +463,12 @@ def slow_reference(tmp_path_factory):
     return source, output.read_bytes()
 
 
+def _default_interrupt() -> None:
+    """Ctrl-C as a terminal delivers it: a suite run as a background job (``pytest &`` from a
+    script) has SIGINT ignored, and a child would inherit that and never see the signal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def stop_midway(command: list[str], output: Path, at_bytes: int, sig: int, expect: int, whole: int | None = None) -> str:
     """Run ``command`` and send it ``sig`` as soon as its output holds ``at_bytes`` bytes; its
     stderr once it exits with ``expect``. A run that finished before the signal landed (a busy
@@ -471,7 +477,8 @@ def stop_midway(command: list[str], output: Path, at_bytes: int, sig: int, expec
     for _ in range(6):
         for stale in (output, Path(str(output) + ".progress")):
             stale.unlink(missing_ok=True)
-        with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as process:
+        with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                              preexec_fn=_default_interrupt) as process:
             while process.poll() is None:
                 if output.exists() and output.stat().st_size >= at_bytes:
                     process.send_signal(sig)
