@@ -264,6 +264,30 @@ def test_no_public_name_shadows_a_module():
     assert shadowed == []
 
 
+#: the kernels the Python layer calls that are compiled on first use rather than ahead of time
+#: (every other entry is in ``kernels/build/ahead.py``'s ``EXPORTS``)
+JIT_ENTRIES = {"search.learn": ("search",)}
+MAX_KERNEL_PARAMETERS = 10
+
+
+def _kernel_parameters(module: str) -> dict[str, int]:
+    tree = ast.parse((SRC / "kernels" / Path(*module.split("."))).with_suffix(".py").read_text())
+    return {node.name: len(node.args.args) for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+
+def test_no_kernel_entry_takes_more_than_ten_parameters():
+    """A kernel the Python layer calls takes its state as named groups (tuples of arrays the
+    docstring names) rather than long positional lists: at most ten parameters."""
+    from sudokit.kernels.build.ahead import EXPORTS
+
+    counts: dict[str, int] = {}
+    for module in {*EXPORTS, *JIT_ENTRIES}:
+        parameters = _kernel_parameters(module)  # -1: no such function there
+        counts.update({f"{module}.{name}": parameters.get(name, -1) for name in (*EXPORTS.get(module, ()), *JIT_ENTRIES.get(module, ()))})
+    assert [entry for entry, count in counts.items() if count < 0] == []
+    assert {entry: count for entry, count in counts.items() if count > MAX_KERNEL_PARAMETERS} == {}
+
+
 def main() -> None:
     for number, prefixes in enumerate(FLOORS):
         members = sorted(module for module in EDGES if floor(module) == number and not module.startswith("sudokit.kernels."))
@@ -288,32 +312,3 @@ def main() -> None:
 if __name__ == "__main__":
     main()
 
-
-#: the kernels the Python layer calls that are compiled on first use rather than ahead of time
-#: (every other entry is in ``kernels/build/ahead.py``'s ``EXPORTS``)
-JIT_ENTRIES = {"search.learn": ("search",)}
-MAX_KERNEL_PARAMETERS = 10
-
-
-def _kernel_parameters(module: str) -> dict[str, int]:
-    tree = ast.parse((SRC / "kernels" / Path(*module.split("."))).with_suffix(".py").read_text())
-    return {node.name: len(node.args.args) for node in tree.body if isinstance(node, ast.FunctionDef)}
-
-
-def test_no_kernel_entry_takes_more_than_ten_parameters():
-    """A kernel the Python layer calls takes its state as named groups (tuples of arrays the
-    docstring names) rather than long positional lists: at most ten parameters."""
-    from sudokit.kernels.build.ahead import EXPORTS
-
-    entries = {module: tuple(functions) for module, functions in EXPORTS.items()}
-    for module, functions in JIT_ENTRIES.items():
-        entries[module] = entries.get(module, ()) + functions
-    long = {
-        f"{module}.{name}": count
-        for module, names in entries.items()
-        for name, count in _kernel_parameters(module).items()
-        if name in names and count > MAX_KERNEL_PARAMETERS
-    }
-    assert long == {}
-    missing = [f"{module}.{name}" for module, names in entries.items() for name in names if name not in _kernel_parameters(module)]
-    assert missing == []
