@@ -288,6 +288,103 @@ def test_no_kernel_entry_takes_more_than_ten_parameters():
     assert {entry: count for entry, count in counts.items() if count > MAX_KERNEL_PARAMETERS} == {}
 
 
+#: the records the human-side kernels pass around (tuples of arrays) and their headers (arrays
+#: of slots), by the names the code gives them; each has named slots in its family's ``record``
+RECORD_NAMES = {
+    "kernels/hodoku": {"st", "geo", "step", "hdr", "digs"},
+    "kernels/se": {"g", "h", "best", "scratch", "src", "dst", "hdr", "ws"},
+    "logic": {"step", "hdr", "digs", "h"},
+}
+#: slots that hold a header, read by a second subscript (``step[S_HDR][NE]``)
+HEADER_SLOTS = {"S_HDR", "S_DIGS", "GEO_INFO", "H_HDR", "WS_COUNTERS"}
+
+
+def _bare_slot_reads(path: Path, names: set[str]) -> list[str]:
+    """``record[3]`` and ``record[HEADER][3]`` reads in a file, outside the ``borrow_*`` helpers
+    (which take a record apart in the order its maker builds it)."""
+    found = []
+    tree = ast.parse(path.read_text())
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef) or function.name.startswith("borrow"):
+            continue
+        for node in ast.walk(function):
+            if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int)):
+                continue
+            outer = node.value
+            if isinstance(outer, ast.Name) and outer.id in names:
+                found.append(f"{path.name}:{node.lineno} {ast.unparse(node)}")
+            elif (isinstance(outer, ast.Subscript) and isinstance(outer.value, ast.Name) and outer.value.id in names
+                  and isinstance(outer.slice, ast.Name) and outer.slice.id in HEADER_SLOTS):
+                found.append(f"{path.name}:{node.lineno} {ast.unparse(node)}")
+    return found
+
+
+def test_no_record_slot_is_read_by_a_bare_number():
+    """HoDoKu's and SE's state, step and hint records are read by slot names (``st[ST_CAND]``,
+    ``h[H_HDR][NE]``), in the kernels and in the Python layer that decodes them."""
+    found = []
+    for folder, names in RECORD_NAMES.items():
+        for path in sorted((SRC / folder).glob("*.py")):
+            found += _bare_slot_reads(path, names)
+    assert found == []
+
+
+def _ids(module) -> dict[str, int]:
+    """A technique id module's ids by name (its upper-case integers but the bounds)."""
+    return {name: value for name, value in vars(module).items()
+            if name.isupper() and isinstance(value, int) and name not in {"KINDS", "LEVEL_STRIDE"}}
+
+
+def _dispatched(function: str, path: Path, by_name: dict[str, int]) -> list[int]:
+    """The ids ``function`` in ``path`` tells apart (``kind == T.NAME`` or
+    ``T.FIRST <= kind <= T.LAST``), in order."""
+    tree = ast.parse(path.read_text())
+    body = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == function)
+    found = []
+    for compare in ast.walk(body):
+        if not isinstance(compare, ast.Compare):
+            continue
+        terms = [compare.left, *compare.comparators]
+        named = [by_name[term.attr] for term in terms if isinstance(term, ast.Attribute)]
+        if not any(isinstance(term, ast.Name) and term.id == "kind" for term in terms):
+            continue
+        if isinstance(compare.ops[0], ast.Eq):
+            found += named
+        elif len(named) == 2 and all(isinstance(op, ast.LtE) for op in compare.ops):
+            found += range(named[0], named[1] + 1)
+    return found
+
+
+def test_one_technique_registry_for_hodoku():
+    """The technique table (``logic/techniques.py``) is the registry: every id the kernels know
+    has exactly one row there, and the kernels' dispatch (``solver.find``) finds steps of every
+    technique the solving loop tries, and of nothing else."""
+    from sudokit.kernels.hodoku import ids
+    from sudokit.logic.techniques import BRUTE_FORCE, SOLVING_ORDER, TECHNIQUES
+
+    by_name = _ids(ids)
+    assert len(set(by_name.values())) == len(by_name)
+    assert sorted(technique.id for technique in TECHNIQUES) == sorted(by_name.values())
+    assert all(0 < value < ids.KINDS for value in by_name.values())
+    dispatched = _dispatched("find", SRC / "kernels" / "hodoku" / "solver.py", by_name)
+    assert len(dispatched) == len(set(dispatched))
+    assert set(dispatched) == {technique.id for technique in SOLVING_ORDER}
+    assert BRUTE_FORCE.id not in dispatched
+
+
+def test_one_technique_registry_for_se():
+    """Every rule id of SE's kernels (``kernels/se/ids.py``) has its name in ``logic/se.py``."""
+    import numpy as np
+
+    from sudokit.kernels.se import ids
+    from sudokit.logic.se import technique_name
+
+    header = np.zeros(16, dtype=np.int64)
+    unnamed = [name for name, kind in _ids(ids).items() if technique_name(kind, 1, header, 4) == f"technique {kind}"]
+    assert unnamed == []
+    assert technique_name(ids.KINDS, 1, header, 4) == f"technique {ids.KINDS}"  # the fallback the check reads
+
+
 def main() -> None:
     for number, prefixes in enumerate(FLOORS):
         members = sorted(module for module in EDGES if floor(module) == number and not module.startswith("sudokit.kernels."))

@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import engines
 from ..board import Board
+from ..kernels.hodoku import record as R
 from ..shape import Shape
 from .steps import Step, decode
 from .techniques import Technique
@@ -140,11 +141,11 @@ class CandidateGrid:
         return decode(self.step, self.board.shape, self.board.symbols)
 
     def _load_step(self, step: Step) -> None:
-        hdr, elim, place = self.step[0], self.step[1], self.step[2]
+        hdr, elim, place = self.step[R.S_HDR], self.step[R.S_ELIM], self.step[R.S_PLACE]
         hdr[:] = 0
-        hdr[0] = step.technique.id
+        hdr[R.KIND] = step.technique.id
         for k, (cell, value) in enumerate(step.placements):
             place[k] = (cell, value)
         for k, (cell, value) in enumerate(step.eliminations):
             elim[k] = (cell, value)
-        hdr[1], hdr[2] = len(step.eliminations), len(step.placements)
+        hdr[R.NE], hdr[R.NP] = len(step.eliminations), len(step.placements)

@@ -26,6 +26,7 @@ import numpy as np
 from .. import engines, warming
 from ..board import Board
 from ..kernels.se import ids as T
+from ..kernels.se import record as R
 from ..kernels.se.record import W_BUDGET, W_OVER, W_RULE, W_WORK, WS_COUNTERS
 from ..results import Limits, SolveStatus
 
@@ -91,7 +92,7 @@ def technique_name(kind: int, sub: int, hdr: np.ndarray, cells: int) -> str:
     if kind == T.HIDDEN_SINGLE:
         return "Full House" if sub == 0 else "Hidden Single"
     if kind == T.STRONG_LINKS:
-        degree, grouped, ring, lines = int(hdr[10]), int(hdr[12]), int(hdr[13]), int(hdr[14])
+        degree, grouped, ring, lines = (int(hdr[k]) for k in (R.SUB, R.GROUPED, R.RING, R.LINES))
         block, both = bool(lines & 1), (lines & 6) == 6
         if ring:
             return f"({degree} Strong Links) {'Grouped ' if grouped else ''}X-Loop"
@@ -226,14 +227,14 @@ class _Engine:
 
     def hint_step(self) -> SEStep:
         hdr, diff, elim, cells = self.h
-        kind, ne, pcell, pvalue, nc = (int(hdr[k]) for k in range(5))
+        kind, ne, pcell, pvalue, nc = (int(hdr[k]) for k in (R.KIND, R.NE, R.PCELL, R.PVALUE, R.NC))
         return SEStep(
-            name=technique_name(kind, int(hdr[10]), hdr, nc),
+            name=technique_name(kind, int(hdr[R.SUB]), hdr, nc),
             rating=_round(float(diff[0])),
             placements=((pcell, pvalue),) if pcell >= 0 else (),
             eliminations=tuple((int(c), int(v)) for c, v in elim[:ne].tolist()),
             cells=tuple(int(c) for c in cells[:nc]),
-            complexity=int(hdr[5]),
+            complexity=int(hdr[R.CPLX]),
         )
 
     def apply(self) -> None:

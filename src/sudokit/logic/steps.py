@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..kernels.hodoku import record as R
 from ..shape import Shape
 from .techniques import BY_ID, Technique
 
@@ -118,19 +119,19 @@ _FAMILY = {"00": "single", "01": "intersection", "02": "subset", "03": "fish"}
 def decode(step_arrays, shape: Shape, symbols: str) -> Step:
     """A :class:`Step` from the kernel's step record (see ``kernels/hodoku/core.py``)."""
     hdr, elim, place, cells, fins, houses, chain, digs = step_arrays
-    ne, np_, nc, nf, nh, nl = (int(hdr[k]) for k in range(1, 7))
+    ne, np_, nc, nf, nh, nl = (int(hdr[k]) for k in (R.NE, R.NP, R.NC, R.NF, R.NH, R.NL))
     return Step(
-        technique=BY_ID[int(hdr[0])],
+        technique=BY_ID[int(hdr[R.KIND])],
         placements=tuple((int(c), int(v)) for c, v in place[:np_].tolist()),
         eliminations=tuple((int(c), int(v)) for c, v in elim[:ne].tolist()),
         cells=tuple(cells[:nc].tolist()),
-        values=_values(int(digs[0])),
+        values=_values(int(digs[R.DIGITS])),
         houses=tuple(houses[:nh].tolist()),
         fins=tuple(fins[:nf].tolist()),
         chain=tuple((int(c), int(v), bool(s)) for c, v, s in chain[:nl].tolist()),
-        extra=_values(int(digs[1])),
-        bases=int(hdr[7]),
-        variant=int(hdr[8]),
+        extra=_values(int(digs[R.EXTRA])),
+        bases=int(hdr[R.NB]),
+        variant=int(hdr[R.SUB]),
         shape=shape,
         symbols=symbols,
     )

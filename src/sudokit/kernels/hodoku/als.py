@@ -49,10 +49,21 @@ from __future__ import annotations
 import numpy as np
 
 from ..build.jit import kernel
+from .record import (
+    DIGITS,
+    EXTRA,
+    GEO_CELL_HOUSES,
+    GEO_HOUSES,
+    GEO_INFO,
+    GEO_PEERS,
+    SIZE,
+    ST_CAND,
+    ST_VALUES,
+    S_DIGS,
+)
 from ..search.bits import ONE, ZERO, plain, popcount, trailing_zeros
-from .core import DIGITS, EXTRA, NE, add_cell, add_elim, add_house, bit, clear
+from .core import add_cell, add_elim, add_house, bit, clear
 
-SIZE = 0  # geo[3] slot
 
 #: links an ALS-XY-Chain of the solving loop may have (HoDoKu's MAX_RC)
 MAX_LINKS = 50
@@ -69,7 +80,7 @@ HASH_MOD = 2147483647
 
 @kernel
 def _peer_bits(geo, ncell, words):
-    peers = geo[2]
+    peers = geo[GEO_PEERS]
     out = np.zeros((ncell, words), dtype=np.uint64)
     for c in range(ncell):
         for j in range(peers.shape[1]):
@@ -106,8 +117,8 @@ def _earlier_house(cell_houses, cells, size, house):
 @kernel
 def _walk_als(st, geo, a_cells, a_size, a_cand, a_house, fill):
     """Walk every ALS in HoDoKu's order, writing them when ``fill``; returns how many."""
-    values, cand = st[0], st[1]
-    houses, cell_houses = geo[0], geo[1]
+    values, cand = st[ST_VALUES], st[ST_CAND]
+    houses, cell_houses = geo[GEO_HOUSES], geo[GEO_CELL_HOUSES]
     width = houses.shape[1]
     count = 0
     empty = np.zeros(width, dtype=np.int32)
@@ -158,7 +169,7 @@ def _walk_als(st, geo, a_cells, a_size, a_cand, a_house, fill):
 def _collect_als(st, geo):
     """Every ALS in HoDoKu's order: ``(count, cells, sizes, candidates, houses)``. Counted
     first, then written: growing the arrays inside the walk made it ten times slower."""
-    width = geo[0].shape[1]
+    width = geo[GEO_HOUSES].shape[1]
     a_cells = np.zeros((1, width), dtype=np.int32)
     a_size = np.zeros(1, dtype=np.int64)
     a_cand = np.zeros(1, dtype=np.uint64)
@@ -177,8 +188,8 @@ def _als_sets(st, geo, count, a_cells, a_size, a_cand):
     """Per ALS: its cells (``bits``), and per value d (0-based) the cells holding d
     (``held[k, d]``) and the cells outside it holding d that see all of those
     (``sees[k, d]``); only the ALS's own values are filled in."""
-    cand = st[1]
-    n = geo[3][SIZE]
+    cand = st[ST_CAND]
+    n = geo[GEO_INFO][SIZE]
     ncell = cand.shape[0]
     words = (ncell + 63) >> 6
     pb = _peer_bits(geo, ncell, words)
@@ -467,7 +478,7 @@ def _xz_any(sees, bits, a_cand, a, b, c1, c2):
 def als_xz(st, geo, step, kind, nth):
     """ALS-XZ, singly and doubly linked: the nth in restricted-common order (the first for
     the solving loop)."""
-    n = geo[3][SIZE]
+    n = geo[GEO_INFO][SIZE]
     count, a_cells, a_size, a_cand, a_house = _collect_als(st, geo)
     if count < 2:
         return False
@@ -484,13 +495,13 @@ def als_xz(st, geo, step, kind, nth):
         if found < target:
             found += 1
             continue
-        em = np.zeros(st[1].shape[0], dtype=np.uint64)
+        em = np.zeros(st[ST_CAND].shape[0], dtype=np.uint64)
         _xz_fill(sees, bits, a_cand, a, b, c1, c2, em)
         clear(step, kind)
         _write_als(step, a, a_cells, a_size, a_house)
         _write_als(step, b, a_cells, a_size, a_house)
-        step[7][DIGITS] = _write_elims(step, em, n)
-        step[7][EXTRA] = _rc_mask(c1, c2)
+        step[S_DIGS][DIGITS] = _write_elims(step, em, n)
+        step[S_DIGS][EXTRA] = _rc_mask(c1, c2)
         return True
     return False
 
@@ -531,14 +542,14 @@ def _wing_try(st, geo, step, kind, n, sees, bits, a_cells, a_size, a_cand, a_hou
         return found
     if found < target:
         return found + 1
-    em = np.zeros(st[1].shape[0], dtype=np.uint64)
+    em = np.zeros(st[ST_CAND].shape[0], dtype=np.uint64)
     _z_fill(sees, a, b, zmask, em)
     clear(step, kind)
     _write_als(step, a, a_cells, a_size, a_house)
     _write_als(step, b, a_cells, a_size, a_house)
     _write_als(step, c, a_cells, a_size, a_house)
-    step[7][DIGITS] = _write_elims(step, em, n)
-    step[7][EXTRA] = rcm
+    step[S_DIGS][DIGITS] = _write_elims(step, em, n)
+    step[S_DIGS][EXTRA] = rcm
     return -1
 
 
@@ -547,7 +558,7 @@ def _wings(st, geo, step, kind, overlap, target, found):
     """Wings in HoDoKu's order: pairs of restricted commons (i < j) sharing exactly one ALS.
     Links j > i that share an ALS with link i = (a1, b1) are, in increasing order: the rest of
     a1's links, the links (x, b1) with x > a1, then b1's links."""
-    n = geo[3][SIZE]
+    n = geo[GEO_INFO][SIZE]
     count, a_cells, a_size, a_cand, a_house = _collect_als(st, geo)
     if count < 3:
         return found
@@ -636,8 +647,8 @@ def _write_chain(step, kind, n, sees, a_cells, a_size, a_house, chain_als, links
     clear(step, kind)
     for k in range(links + 1):
         _write_als(step, chain_als[k], a_cells, a_size, a_house)
-    step[7][DIGITS] = _write_elims(step, em, n)
-    step[7][EXTRA] = rcm
+    step[S_DIGS][DIGITS] = _write_elims(step, em, n)
+    step[S_DIGS][EXTRA] = rcm
 
 
 @kernel
@@ -646,8 +657,8 @@ def _chains(st, geo, step, kind, overlap, forward, max_links, nth, seen, nseen):
     takes and return (1 if written, 0 if none); else list distinct sets of eliminations,
     recording them in ``seen`` (count, sum, hash rows); returns -1 once the nth is written, or
     the number of distinct sets seen so far."""
-    n = geo[3][SIZE]
-    ncell = st[1].shape[0]
+    n = geo[GEO_INFO][SIZE]
+    ncell = st[ST_CAND].shape[0]
     count, a_cells, a_size, a_cand, a_house = _collect_als(st, geo)
     if count < 4:
         return nseen if nth >= 0 else 0
@@ -913,9 +924,9 @@ def _sdc_search(cand, houses, line, box, lpos, bpos, l_empty, b_empty, l2b, c_li
 @kernel
 def _sdc_emit(st, geo, step, kind, line, box, lpos, bpos, l2b, c_line, vc, vd, ve, d_line, e_box):
     """Write the step: cells C, D (line order), E (box order), the line and the box."""
-    cand = st[1]
-    houses = geo[0]
-    n = geo[3][SIZE]
+    cand = st[ST_CAND]
+    houses = geo[GEO_HOUSES]
+    n = geo[GEO_INFO][SIZE]
     c_box = _to_box(c_line, l2b)
     clear(step, kind)
     for part in range(3):
@@ -944,17 +955,17 @@ def _sdc_emit(st, geo, step, kind, line, box, lpos, bpos, l2b, c_line, vc, vd, v
                 x &= x - ONE
                 em[houses[house, j]] |= ONE << np.uint64(v)
     _write_elims(step, em, n)
-    step[7][DIGITS] = vc
-    step[7][EXTRA] = (vd | ve) & ~vc
+    step[S_DIGS][DIGITS] = vc
+    step[S_DIGS][EXTRA] = (vd | ve) & ~vc
 
 
 @kernel
 def sue_de_coq(st, geo, step, kind, nth):
     """Sue de Coq: the nth in HoDoKu's order (rows then columns, each box they cross, subsets
     of the crossing's empty cells of two cells or more, then line sets, then box sets)."""
-    values, cand = st[0], st[1]
-    houses, cell_houses = geo[0], geo[1]
-    n = geo[3][SIZE]
+    values, cand = st[ST_VALUES], st[ST_CAND]
+    houses, cell_houses = geo[GEO_HOUSES], geo[GEO_CELL_HOUSES]
+    n = geo[GEO_INFO][SIZE]
     width = houses.shape[1]
     target = max(nth, 0)
     found = 0

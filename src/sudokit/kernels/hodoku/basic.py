@@ -15,6 +15,22 @@ from __future__ import annotations
 import numpy as np
 
 from ..build.jit import kernel
+from .record import (
+    BOX_HEIGHT,
+    BOX_WIDTH,
+    DIGITS,
+    GEO_CELL_HOUSES,
+    GEO_HOUSES,
+    GEO_INFO,
+    SIZE,
+    ST_CAND,
+    ST_FREE,
+    ST_HSQ,
+    ST_NSQ,
+    ST_QCTL,
+    ST_VALUES,
+    S_DIGS,
+)
 from ..search.bits import ONE, ZERO, plain, popcount, trailing_zeros
 from .core import (
     HS_HEAD,
@@ -29,11 +45,6 @@ from .core import (
     clear,
 )
 
-# geo[3] (info) slots
-SIZE = 0
-BOX_HEIGHT = 1
-BOX_WIDTH = 2
-HOUSES = 3
 
 
 # -- singles -------------------------------------------------------------------------------
@@ -42,7 +53,7 @@ HOUSES = 3
 @kernel
 def _full_house_of(st, geo, cell, value):
     """The house in which ``cell`` is the last empty cell, or -1."""
-    free, cell_houses, n = st[2], geo[1], geo[3][SIZE]
+    free, cell_houses, n = st[ST_FREE], geo[GEO_CELL_HOUSES], geo[GEO_INFO][SIZE]
     for k in range(cell_houses.shape[1]):
         house = cell_houses[cell, k]
         if house < 0:
@@ -59,8 +70,8 @@ def _full_house_of(st, geo, cell, value):
 
 @kernel
 def full_house(st, geo, step, kind, nth):
-    values, cand, nsq, qctl = st[0], st[1], st[3], st[5]
-    houses = geo[0]
+    values, cand, nsq, qctl = st[ST_VALUES], st[ST_CAND], st[ST_NSQ], st[ST_QCTL]
+    houses = geo[GEO_HOUSES]
     if nth < 0:  # the queue's first sighting that is the last empty cell of a house
         for k in range(qctl[NS_HEAD], qctl[NS_TAIL]):
             cell, value = nsq[k, 0], nsq[k, 1]
@@ -95,7 +106,7 @@ def full_house(st, geo, step, kind, nth):
 
 @kernel
 def naked_single(st, geo, step, kind, nth):
-    values, cand, nsq, qctl = st[0], st[1], st[3], st[5]
+    values, cand, nsq, qctl = st[ST_VALUES], st[ST_CAND], st[ST_NSQ], st[ST_QCTL]
     if nth < 0:
         while qctl[NS_HEAD] < qctl[NS_TAIL]:
             k = qctl[NS_HEAD]
@@ -120,8 +131,8 @@ def naked_single(st, geo, step, kind, nth):
 
 @kernel
 def hidden_single(st, geo, step, kind, nth):
-    values, cand, free, hsq, qctl = st[0], st[1], st[2], st[4], st[5]
-    houses, cell_houses, n = geo[0], geo[1], geo[3][SIZE]
+    values, cand, free, hsq, qctl = st[ST_VALUES], st[ST_CAND], st[ST_FREE], st[ST_HSQ], st[ST_QCTL]
+    houses, cell_houses, n = geo[GEO_HOUSES], geo[GEO_CELL_HOUSES], geo[GEO_INFO][SIZE]
     if nth < 0:
         # HoDoKu takes the first sighting whose cell is still empty, and gives up for this
         # round when that sighting is stale
@@ -171,8 +182,8 @@ def _lc_in(st, geo, step, kind, first, last, pointing, nth, found):
     """Locked candidates in houses ``first..last-1`` (boxes when ``pointing``, else rows or
     columns): a value whose places in the house all lie in one other house goes from the rest
     of that other house. Returns the running count of instances, or -1 once the nth is written."""
-    cand, free = st[1], st[2]
-    houses, cell_houses, info = geo[0], geo[1], geo[3]
+    cand, free = st[ST_CAND], st[ST_FREE]
+    houses, cell_houses, info = geo[GEO_HOUSES], geo[GEO_CELL_HOUSES], geo[GEO_INFO]
     n = info[SIZE]
     most = max(info[BOX_HEIGHT], info[BOX_WIDTH])
     for house in range(first, last):
@@ -214,7 +225,7 @@ def _lc_in(st, geo, step, kind, first, last, pointing, nth, found):
                     found += 1
                     continue
                 clear(step, kind)
-                step[7][0] = b
+                step[S_DIGS][DIGITS] = b
                 add_house(step, house)
                 add_house(step, other)
                 for j in range(houses.shape[1]):
@@ -235,13 +246,13 @@ def _lc_in(st, geo, step, kind, first, last, pointing, nth, found):
 
 @kernel
 def locked_pointing(st, geo, step, kind, nth):
-    n = geo[3][SIZE]
+    n = geo[GEO_INFO][SIZE]
     return _lc_in(st, geo, step, kind, 2 * n, 3 * n, plain(True), max(nth, 0), plain(0)) < 0
 
 
 @kernel
 def locked_claiming(st, geo, step, kind, nth):
-    n = geo[3][SIZE]
+    n = geo[GEO_INFO][SIZE]
     found = _lc_in(st, geo, step, kind, plain(0), n, plain(False), max(nth, 0), plain(0))
     if found < 0:
         return True
@@ -261,8 +272,8 @@ def _naked_step(st, geo, step, kind, cells, size, mask, locked_only, naked_only)
     """Write the step of the naked subset ``cells[:size]`` with values ``mask`` if it removes
     anything and is of the kind asked for (locked: the cells share a box and a line and
     remove candidates from both). Returns NOT_A_STEP, NAKED or LOCKED."""
-    cand = st[1]
-    houses, cell_houses = geo[0], geo[1]
+    cand = st[ST_CAND]
+    houses, cell_houses = geo[GEO_HOUSES], geo[GEO_CELL_HOUSES]
     first = cells[0]
     same = np.ones(3, dtype=np.bool_)
     for i in range(1, size):
@@ -297,7 +308,7 @@ def _naked_step(st, geo, step, kind, cells, size, mask, locked_only, naked_only)
     if (locked_only and not is_locked) or (naked_only and is_locked):
         return NOT_A_STEP
     clear(step, kind)
-    step[7][0] = mask
+    step[S_DIGS][DIGITS] = mask
     for i in range(size):
         add_cell(step, cells[i])
     # eliminations in house order (row, column, box), each (cell, value) once
@@ -328,8 +339,8 @@ def _naked_step(st, geo, step, kind, cells, size, mask, locked_only, naked_only)
 
 @kernel
 def _naked_in(st, geo, step, kind, first, last, size, locked_only, naked_only, nth, found):
-    cand = st[1]
-    houses = geo[0]
+    cand = st[ST_CAND]
+    houses = geo[GEO_HOUSES]
     width = houses.shape[1]
     eligible = np.zeros(width, dtype=np.int32)
     cells = np.zeros(4, dtype=np.int32)
@@ -378,7 +389,7 @@ def _naked_in(st, geo, step, kind, first, last, size, locked_only, naked_only, n
 def naked_subset(st, geo, step, kind, nth, size, locked_only):
     """Naked pairs, triples and quadruples (``locked_only``: locked pairs and triples, which
     lie in a box and a line and clear both): boxes first, then rows, then columns."""
-    n = geo[3][SIZE]
+    n = geo[GEO_INFO][SIZE]
     nth = max(nth, 0)
     found = _naked_in(st, geo, step, kind, 2 * n, 3 * n, size, locked_only, not locked_only, nth, plain(0))
     if found < 0:
@@ -396,8 +407,8 @@ def naked_subset(st, geo, step, kind, nth, size, locked_only):
 
 @kernel
 def _hidden_in(st, geo, step, kind, first, last, size, nth, found):
-    cand, free = st[1], st[2]
-    houses, n = geo[0], geo[3][SIZE]
+    cand, free = st[ST_CAND], st[ST_FREE]
+    houses, n = geo[GEO_HOUSES], geo[GEO_INFO][SIZE]
     width = houses.shape[1]
     places = np.zeros(n + 1, dtype=np.uint64)  # the positions in the house of each value
     eligible = np.zeros(n, dtype=np.int32)
@@ -452,7 +463,7 @@ def _hidden_in(st, geo, step, kind, first, last, size, nth, found):
                 found += 1
                 continue
             clear(step, kind)
-            step[7][0] = values_mask
+            step[S_DIGS][DIGITS] = values_mask
             add_house(step, house)
             for j in range(width):
                 if mask >> np.uint64(j) & ONE:
@@ -470,7 +481,7 @@ def _hidden_in(st, geo, step, kind, first, last, size, nth, found):
 @kernel
 def hidden_subset(st, geo, step, kind, nth, size):
     """Hidden pairs, triples and quadruples: boxes first, then rows, then columns."""
-    n = geo[3][SIZE]
+    n = geo[GEO_INFO][SIZE]
     nth = max(nth, 0)
     found = _hidden_in(st, geo, step, kind, 2 * n, 3 * n, size, nth, plain(0))
     if found < 0:

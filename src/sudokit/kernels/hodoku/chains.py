@@ -58,6 +58,26 @@ from __future__ import annotations
 import numpy as np
 
 from ..build.jit import kernel
+from .record import (
+    BOX_HEIGHT,
+    BOX_WIDTH,
+    DIGITS,
+    GEO_CELL_HOUSES,
+    GEO_HOUSES,
+    GEO_INFO,
+    GEO_PEERS,
+    SIZE,
+    ST_CAND,
+    ST_FIXED,
+    ST_FREE,
+    ST_HSQ,
+    ST_NSQ,
+    ST_QCTL,
+    ST_VALUES,
+    SUB,
+    S_DIGS,
+    S_HDR,
+)
 from ..search.bits import ONE, ZERO, full_mask, plain, popcount, trailing_zeros
 from ..search.driver import grown_to
 from .als import _als_sets, _collect_als
@@ -66,7 +86,6 @@ from .core import (
     HS_TAIL,
     NS_HEAD,
     NS_TAIL,
-    SUB,
     add_cell,
     add_elim,
     add_link,
@@ -77,9 +96,6 @@ from .core import (
     set_cell,
 )
 
-SIZE = 0  # geo[3] slots
-BOX_HEIGHT = 1
-BOX_WIDTH = 2
 
 #: HoDoKu's limits
 CHAIN_NODES = 20  #: nodes of an X-chain or XY-chain (chain_max_length)
@@ -126,7 +142,7 @@ def _bset(bits, i):
 @kernel
 def _cell_sets(st, geo):
     """``peer[c]``: the peers of cell c; ``where[v]``: the cells holding candidate v."""
-    cand, peers, n = st[1], geo[2], geo[3][SIZE]
+    cand, peers, n = st[ST_CAND], geo[GEO_PEERS], geo[GEO_INFO][SIZE]
     cells = cand.shape[0]
     words = (cells + 63) >> 6
     peer = np.zeros((cells, words), dtype=np.uint64)
@@ -280,8 +296,8 @@ def _x_links(st, geo, value, nbr, strong, deg):
     """The links of one value, HoDoKu's way: each cell's row, column and box neighbours, a box
     neighbour sharing the row or column left to that line (so such a pair is strong only when
     the line has the value twice)."""
-    cand, free = st[1], st[2]
-    houses, cell_houses = geo[0], geo[1]
+    cand, free = st[ST_CAND], st[ST_FREE]
+    houses, cell_houses = geo[GEO_HOUSES], geo[GEO_CELL_HOUSES]
     b = bit(value)
     for c in range(cand.shape[0]):
         deg[c] = 0
@@ -428,8 +444,8 @@ def _x_route(s, e, t, nbr, strong, deg, dist, par, seen, sstamp, path, it, onpat
 @kernel
 def x_chain(st, geo, step, kind, nth):
     """X-chains: one value, strong links first and last, at most 20 cells."""
-    cand = st[1]
-    peers, n = geo[2], geo[3][SIZE]
+    cand = st[ST_CAND]
+    peers, n = geo[GEO_PEERS], geo[GEO_INFO][SIZE]
     cells = cand.shape[0]
     peer, where = _cell_sets(st, geo)
     words = peer.shape[1]
@@ -507,7 +523,7 @@ def x_chain(st, geo, step, kind, nth):
     sstamp += 1
     links = _x_route(s, e, t, nbr, strong, deg, dist, par, seen, sstamp, path, it, onpath)
     clear(step, kind)
-    step[7][0] = bit(value)
+    step[S_DIGS][DIGITS] = bit(value)
     _write_elims(step, pool, meta[r, R_OFF], meta[r, R_NE])
     for k in range(links + 1):
         add_link(step, path[k], value, 1 if (k % 2 == 0 and k < links) else 0)
@@ -521,7 +537,7 @@ def x_chain(st, geo, step, kind, nth):
 def _xy_bfs(st, geo, s, a, two, mark, stamp, dist, par, queue, max_cells):
     """Shortest XY walks from bivalue cell s entered by value a (states ``cell * n + in - 1``,
     the cell's other value being the one it passes on). Returns the states reached."""
-    cand, peers, n = st[1], geo[2], geo[3][SIZE]
+    cand, peers, n = st[ST_CAND], geo[GEO_PEERS], geo[GEO_INFO][SIZE]
     root = s * n + a - 1
     mark[root] = stamp
     dist[root] = 0
@@ -559,7 +575,7 @@ def _xy_dfs(st, geo, s, a, e, two, max_cells, path, pin, it, onpath):
     """The shortest simple XY chain from s (entered by a) to e (left by a), at most
     ``max_cells`` cells after s: cells to ``path``, entering values to ``pin``. Returns the
     cells after s, -1 if none, -2 if the search ran out of budget."""
-    cand, peers = st[1], geo[2]
+    cand, peers = st[ST_CAND], geo[GEO_PEERS]
     work = 0
     for limit in range(1, max_cells + 1):
         onpath[:] = False
@@ -602,7 +618,7 @@ def _xy_dfs(st, geo, s, a, e, two, max_cells, path, pin, it, onpath):
 def _xy_route(st, geo, s, a, t, two, dist, par, seen, sstamp, path, pin, it, onpath):
     """Cells and entering values of the chain to end state t: the breadth-first walk when no
     cell repeats, else the shortest simple chain. Returns the cells after s (-1: none)."""
-    n = geo[3][SIZE]
+    n = geo[GEO_INFO][SIZE]
     steps = dist[t]
     simple = True
     x = t
@@ -630,8 +646,8 @@ def _xy_route(st, geo, s, a, t, two, dist, par, seen, sstamp, path, pin, it, onp
 @kernel
 def xy_chain(st, geo, step, kind, nth):
     """XY-chains: bivalue cells, at most 20 nodes (10 cells)."""
-    cand = st[1]
-    n = geo[3][SIZE]
+    cand = st[ST_CAND]
+    n = geo[GEO_INFO][SIZE]
     cells = cand.shape[0]
     peer, where = _cell_sets(st, geo)
     words = peer.shape[1]
@@ -705,7 +721,7 @@ def xy_chain(st, geo, step, kind, nth):
     sstamp += 1
     steps = _xy_route(st, geo, s, a, t, two, dist, par, seen, sstamp, path, pin, it, onpath)
     clear(step, kind)
-    step[7][0] = bit(a)
+    step[S_DIGS][DIGITS] = bit(a)
     _write_elims(step, pool, meta[r, R_OFF], meta[r, R_NE])
     for k in range(steps + 1):
         c = path[k]
@@ -725,8 +741,8 @@ def _groups(st, geo, peer, where):
     ``buddies`` the cells seeing every cell of the group, ``visible`` those holding the value,
     ``box_single``/``line_single`` the one visible cell of the box/line (else -1): the group
     being off puts the value there."""
-    cand = st[1]
-    houses, cell_houses, info = geo[0], geo[1], geo[3]
+    cand = st[ST_CAND]
+    houses, cell_houses, info = geo[GEO_HOUSES], geo[GEO_CELL_HOUSES], geo[GEO_INFO]
     n = info[SIZE]
     size = max(info[BOX_HEIGHT], info[BOX_WIDTH])
     words = peer.shape[1]
@@ -806,8 +822,8 @@ def _graph(st, geo, groups, with_groups, xlinks):
     column and box, then groups off, then ALS nodes; for a candidate removed, the bivalue
     partner on, the conjugate partners in row, column and box on, then groups on. ALS nodes
     (``xlinks``, see ``_als_links``) come after the groups."""
-    cand, free = st[1], st[2]
-    houses, cell_houses, n = geo[0], geo[1], geo[3][SIZE]
+    cand, free = st[ST_CAND], st[ST_FREE]
+    houses, cell_houses, n = geo[GEO_HOUSES], geo[GEO_CELL_HOUSES], geo[GEO_INFO][SIZE]
     gval, gline, gbox, gsize, gcells, buddies, visible, box_single, line_single = groups
     cells = cand.shape[0]
     ng = gval.shape[0] if with_groups else 0
@@ -1011,8 +1027,8 @@ def _als_links(st, geo, groups, peer, where, use):
     those, triggers other ALS whose l cells all lie in them, and sets a cell left with one
     value. Returns ``(xlinks, ext)``: the links for ``_graph`` and the extra nodes' table
     (groups first, then ALS nodes) for the chain helpers."""
-    values, cand = st[0], st[1]
-    n = geo[3][SIZE]
+    values, cand = st[ST_VALUES], st[ST_CAND]
+    n = geo[GEO_INFO][SIZE]
     cells = cand.shape[0]
     base = cells * n
     words = peer.shape[1]
@@ -1022,7 +1038,7 @@ def _als_links(st, geo, groups, peer, where, use):
         count, a_cells, a_size, a_cand, a_house = _collect_als(st, geo)
     else:
         count = 0
-        a_cells = np.zeros((1, geo[0].shape[1]), dtype=np.int32)
+        a_cells = np.zeros((1, geo[GEO_HOUSES].shape[1]), dtype=np.int32)
         a_size = np.zeros(1, dtype=np.int64)
         a_cand = np.zeros(1, dtype=np.uint64)
         a_house = np.zeros(1, dtype=np.int64)
@@ -1330,7 +1346,7 @@ def _loop_elims(st, chain, length, base, n, ext, peer, where, cmark, cstamp, ec,
     loop enters and leaves by strong links keeps only those two values; an ALS entered by a
     weak link is locked on its other values. Returns the count, duplicates kept (HoDoKu counts
     them)."""
-    cand = st[1]
+    cand = st[ST_CAND]
     ecells, esize, eals, asees = ext[2], ext[3], ext[4], ext[6]
     words = peer.shape[1]
     cap = ec.shape[0]
@@ -1447,8 +1463,8 @@ def _write_chain(step, chain, length, base, n, ext):
 def _loops(st, geo, peer, where, groups, with_groups, use_als, meta, pool, heads, nres, npool, seq):
     """Every nice loop and AIC of the tables (with group nodes, and ALS nodes when
     ``use_als``), into the result store; returns it."""
-    cand = st[1]
-    n = geo[3][SIZE]
+    cand = st[ST_CAND]
+    n = geo[GEO_INFO][SIZE]
     cells = cand.shape[0]
     xlinks, ext = _als_links(st, geo, groups, peer, where, use_als)
     start, edges, weight = _graph(st, geo, groups, with_groups, xlinks)
@@ -1580,8 +1596,8 @@ def _loops(st, geo, peer, where, groups, with_groups, use_als, meta, pool, heads
 @kernel
 def _loop_write(st, geo, step, kind, peer, where, groups, with_groups, use_als, meta, pool, r):
     """Write result r: its chain rebuilt from the tables it was found in."""
-    n = geo[3][SIZE]
-    cells = st[1].shape[0]
+    n = geo[GEO_INFO][SIZE]
+    cells = st[ST_CAND].shape[0]
     xlinks, ext = _als_links(st, geo, groups, peer, where, use_als)
     start, edges, weight = _graph(st, geo, groups, with_groups, xlinks)
     weighted = xlinks[0] > 0
@@ -1606,12 +1622,12 @@ def _loop_write(st, geo, step, kind, peer, where, groups, with_groups, use_als, 
             length = _route(order, parent, i, chain)
             break
     clear(step, kind)
-    step[0][SUB] = meta[r, R_C]
+    step[S_HDR][SUB] = meta[r, R_C]
     values = ZERO
     off = meta[r, R_OFF]
     for k in range(meta[r, R_NE]):
         values |= bit(pool[off + k, 1])
-    step[7][0] = values
+    step[S_DIGS][DIGITS] = values
     _write_elims(step, pool, off, meta[r, R_NE])
     _write_chain(step, chain, length, base, n, ext)
 
@@ -1651,8 +1667,8 @@ def nice_loop(st, geo, step, kind, nth, variant):
 def _allowed_counts(st, geo):
     """``allowed[h, v]``: cells of house h where the placed values still allow v (HoDoKu asks
     whether a premise removes every one of them, not only the candidates left)."""
-    values = st[0]
-    houses, cell_houses, peers, n = geo[0], geo[1], geo[2], geo[3][SIZE]
+    values = st[ST_VALUES]
+    houses, cell_houses, peers, n = geo[GEO_HOUSES], geo[GEO_CELL_HOUSES], geo[GEO_PEERS], geo[GEO_INFO][SIZE]
     allowed = np.zeros((houses.shape[0], n + 1), dtype=np.int32)
     full = full_mask(n)
     for c in range(values.shape[0]):
@@ -1681,8 +1697,8 @@ def _allowed_counts(st, geo):
 def _clash(st, geo, knode, p, onb, offb, allowed, cmark, hmark, ccount, hcount, stamp):
     """Whether premise p's consequences clash (HoDoKu's six tests); returns a witness node
     (set or removed in the clash) or -1."""
-    cand = st[1]
-    cell_houses, n = geo[1], geo[3][SIZE]
+    cand = st[ST_CAND]
+    cell_houses, n = geo[GEO_CELL_HOUSES], geo[GEO_INFO][SIZE]
     words = onb.shape[1]
     k0 = p >> 1
     if p & 1:
@@ -1789,8 +1805,8 @@ def _verities(onb, offb, premises, count, knode, n, facts, nfacts, exclude_cell,
 def _net_set(st, geo, saved, c, v, kid, row):
     """Set (c, v) on a net's working grid, noting it set, its peers' v removed (as the grid
     stood before the premise) and the cell's other values removed."""
-    cand = st[1]
-    peers, n = geo[2], geo[3][SIZE]
+    cand = st[ST_CAND]
+    peers, n = geo[GEO_PEERS], geo[GEO_INFO][SIZE]
     b = bit(v)
     k = kid[c * n + v - 1]
     if k >= 0:
@@ -1814,9 +1830,9 @@ def _net_set(st, geo, saved, c, v, kid, row):
 def _net_tables(st, geo, kid, knode, nk, direct, found):
     """Each premise's direct consequences in a forcing net: the premise applied to a copy of
     the grid, then the naked and hidden singles it causes, LOOK_AHEAD rounds deep."""
-    values0, cand0, free0, nsq0, hsq0, qctl0 = st[0], st[1], st[2], st[3], st[4], st[5]
-    cell_houses, n = geo[1], geo[3][SIZE]
-    work = (values0.copy(), cand0.copy(), free0.copy(), np.zeros_like(nsq0), np.zeros_like(hsq0), qctl0.copy(), st[6])
+    values0, cand0, free0, nsq0, hsq0, qctl0 = st[ST_VALUES], st[ST_CAND], st[ST_FREE], st[ST_NSQ], st[ST_HSQ], st[ST_QCTL]
+    cell_houses, n = geo[GEO_CELL_HOUSES], geo[GEO_INFO][SIZE]
+    work = (values0.copy(), cand0.copy(), free0.copy(), np.zeros_like(nsq0), np.zeros_like(hsq0), qctl0.copy(), st[ST_FIXED])
     cells = cand0.shape[0]
     single_c = np.zeros(2 * cells * n + cells, dtype=np.int32)
     single_v = np.zeros(2 * cells * n + cells, dtype=np.int32)
@@ -1824,42 +1840,42 @@ def _net_tables(st, geo, kid, knode, nk, direct, found):
         node = knode[p >> 1]
         c = node // n
         v = node % n + 1
-        work[0][:] = values0
-        work[1][:] = cand0
-        work[2][:] = free0
+        work[ST_VALUES][:] = values0
+        work[ST_CAND][:] = cand0
+        work[ST_FREE][:] = free0
         ns = qctl0[NS_TAIL] - qctl0[NS_HEAD]
         hs = qctl0[HS_TAIL] - qctl0[HS_HEAD]
-        work[3][:ns] = nsq0[qctl0[NS_HEAD] : qctl0[NS_TAIL]]
-        work[4][:hs] = hsq0[qctl0[HS_HEAD] : qctl0[HS_TAIL]]
-        work[5][NS_HEAD] = 0
-        work[5][NS_TAIL] = ns
-        work[5][HS_HEAD] = 0
-        work[5][HS_TAIL] = hs
+        work[ST_NSQ][:ns] = nsq0[qctl0[NS_HEAD] : qctl0[NS_TAIL]]
+        work[ST_HSQ][:hs] = hsq0[qctl0[HS_HEAD] : qctl0[HS_TAIL]]
+        work[ST_QCTL][NS_HEAD] = 0
+        work[ST_QCTL][NS_TAIL] = ns
+        work[ST_QCTL][HS_HEAD] = 0
+        work[ST_QCTL][HS_TAIL] = hs
         row = direct[p]
         if p & 1:
             _net_set(work, geo, cand0, c, v, kid, row)
         else:
             del_cand(work, geo, c, v)
             _bset(row, p)
-            rest = work[1][c]
+            rest = work[ST_CAND][c]
             if rest != ZERO and rest & (rest - ONE) == ZERO:
                 _net_set(work, geo, cand0, c, trailing_zeros(rest) + 1, kid, row)
         for _ in range(LOOK_AHEAD):
             count = 0
-            for q in range(work[5][NS_HEAD], work[5][NS_TAIL]):
-                x = work[3][q, 0]
-                if work[0][x] == 0:
+            for q in range(work[ST_QCTL][NS_HEAD], work[ST_QCTL][NS_TAIL]):
+                x = work[ST_NSQ][q, 0]
+                if work[ST_VALUES][x] == 0:
                     single_c[count] = x
-                    single_v[count] = work[3][q, 1]
+                    single_v[count] = work[ST_NSQ][q, 1]
                     count += 1
             naked = count
-            for q in range(work[5][HS_HEAD], work[5][HS_TAIL]):
-                x, y = work[4][q, 0], work[4][q, 1]
-                if work[0][x] != 0 or found[x] == p + 1 or work[1][x] & bit(y) == ZERO:
+            for q in range(work[ST_QCTL][HS_HEAD], work[ST_QCTL][HS_TAIL]):
+                x, y = work[ST_HSQ][q, 0], work[ST_HSQ][q, 1]
+                if work[ST_VALUES][x] != 0 or found[x] == p + 1 or work[ST_CAND][x] & bit(y) == ZERO:
                     continue
                 for j in range(cell_houses.shape[1]):
                     h = cell_houses[x, j]
-                    if h >= 0 and work[2][h, y] == 1:
+                    if h >= 0 and work[ST_FREE][h, y] == 1:
                         found[x] = p + 1
                         single_c[count] = x
                         single_v[count] = y
@@ -1951,8 +1967,8 @@ def _net_route(direct, root, target, order, parent):
 @kernel
 def forcing(st, geo, step, kind, nth, variant):
     """Forcing chains (variant 0) and forcing nets (variant 1): contradictions and verities."""
-    values, cand = st[0], st[1]
-    houses, n = geo[0], geo[3][SIZE]
+    values, cand = st[ST_VALUES], st[ST_CAND]
+    houses, n = geo[GEO_HOUSES], geo[GEO_INFO][SIZE]
     cells = cand.shape[0]
     nets = variant == 1
     peer, where = _cell_sets(st, geo)
@@ -2092,9 +2108,9 @@ def forcing(st, geo, step, kind, nth, variant):
     if pick < 0:
         return False
     clear(step, kind)
-    step[0][SUB] = facts[pick, 3]
+    step[S_HDR][SUB] = facts[pick, 3]
     c, v = facts[pick, 1], facts[pick, 2]
-    step[7][0] = bit(v)
+    step[S_DIGS][DIGITS] = bit(v)
     if facts[pick, 0] == 1:
         add_place(step, c, v)
     else:

@@ -32,25 +32,38 @@ from __future__ import annotations
 import numpy as np
 
 from ..build.jit import kernel
+from .record import (
+    GEO_CELL_HOUSES,
+    GEO_HOUSES,
+    GEO_INFO,
+    GEO_PEERS,
+    KIND,
+    NC,
+    NE,
+    NF,
+    NH,
+    NL,
+    NP,
+    ST_CAND,
+    ST_FIXED,
+    ST_FREE,
+    ST_HSQ,
+    ST_NSQ,
+    ST_QCTL,
+    ST_VALUES,
+    S_CELLS,
+    S_CHAIN,
+    S_DIGS,
+    S_ELIM,
+    S_FINS,
+    S_HDR,
+    S_HOUSES,
+    S_PLACE,
+)
 from ..search.bits import ONE, ZERO, borrowed, popcount, trailing_zeros
-from .record import DIGS_SIZE, HDR_SIZE, new_state, new_step  # noqa: F401 (the Python layer's)
+from .record import new_state, new_step  # noqa: F401 - the Python layer's makers, here too
 
-# -- the step record ---------------------------------------------------------------------
-
-#: hdr slots
-KIND = 0  #: technique id (see ``sudokit.logic.techniques``)
-NE = 1  #: eliminations written
-NP = 2  #: placements written
-NC = 3  #: pattern cells written
-NF = 4  #: fins written
-NH = 5  #: houses written
-NL = 6  #: chain nodes written
-NB = 7  #: of the houses, how many are bases (the rest are covers)
-SUB = 8  #: a technique's variant (type of a unique rectangle, a chain's shape, ...)
-
-#: digs slots: masks of values
-DIGITS = 0  #: the values the pattern is about
-EXTRA = 1  #: a second set (a wing's eliminated value, an ALS's common values, ...)
+# -- the step record (its slots: ``record``) -------------------------------------------
 
 #: chain link flags (chain[:, 2]): the link from this node to the next
 WEAK = 0
@@ -59,16 +72,16 @@ STRONG = 1
 
 @kernel(inline="always")
 def clear(step, kind):
-    hdr = step[0]
+    hdr = step[S_HDR]
     hdr[:] = 0
     hdr[KIND] = kind
-    step[7][:] = ZERO
+    step[S_DIGS][:] = ZERO
 
 
 @kernel(inline="always")
 def add_elim(step, cell, value):
-    hdr = step[0]
-    elim = step[1]
+    hdr = step[S_HDR]
+    elim = step[S_ELIM]
     k = hdr[NE]
     elim[k, 0] = cell
     elim[k, 1] = value
@@ -77,8 +90,8 @@ def add_elim(step, cell, value):
 
 @kernel(inline="always")
 def add_place(step, cell, value):
-    hdr = step[0]
-    place = step[2]
+    hdr = step[S_HDR]
+    place = step[S_PLACE]
     k = hdr[NP]
     place[k, 0] = cell
     place[k, 1] = value
@@ -87,32 +100,32 @@ def add_place(step, cell, value):
 
 @kernel(inline="always")
 def add_cell(step, cell):
-    hdr = step[0]
+    hdr = step[S_HDR]
     k = hdr[NC]
-    step[3][k] = cell
+    step[S_CELLS][k] = cell
     hdr[NC] = k + 1
 
 
 @kernel(inline="always")
 def add_fin(step, cell):
-    hdr = step[0]
+    hdr = step[S_HDR]
     k = hdr[NF]
-    step[4][k] = cell
+    step[S_FINS][k] = cell
     hdr[NF] = k + 1
 
 
 @kernel(inline="always")
 def add_house(step, house):
-    hdr = step[0]
+    hdr = step[S_HDR]
     k = hdr[NH]
-    step[5][k] = house
+    step[S_HOUSES][k] = house
     hdr[NH] = k + 1
 
 
 @kernel(inline="always")
 def add_link(step, cell, value, strong):
-    hdr = step[0]
-    chain = step[6]
+    hdr = step[S_HDR]
+    chain = step[S_CHAIN]
     k = hdr[NL]
     chain[k, 0] = cell
     chain[k, 1] = value
@@ -136,25 +149,25 @@ HS_TAIL = 3
 
 @kernel(inline="always")
 def borrow_state(st):
-    return (borrowed(st[0]), borrowed(st[1]), borrowed(st[2]), borrowed(st[3]), borrowed(st[4]), borrowed(st[5]), borrowed(st[6]))
+    return (borrowed(st[ST_VALUES]), borrowed(st[ST_CAND]), borrowed(st[ST_FREE]), borrowed(st[ST_NSQ]), borrowed(st[ST_HSQ]), borrowed(st[ST_QCTL]), borrowed(st[ST_FIXED]))
 
 
 @kernel(inline="always")
 def borrow_geo(geo):
-    return (borrowed(geo[0]), borrowed(geo[1]), borrowed(geo[2]), borrowed(geo[3]))
+    return (borrowed(geo[GEO_HOUSES]), borrowed(geo[GEO_CELL_HOUSES]), borrowed(geo[GEO_PEERS]), borrowed(geo[GEO_INFO]))
 
 
 @kernel(inline="always")
 def borrow_step(step):
     return (
-        borrowed(step[0]),
-        borrowed(step[1]),
-        borrowed(step[2]),
-        borrowed(step[3]),
-        borrowed(step[4]),
-        borrowed(step[5]),
-        borrowed(step[6]),
-        borrowed(step[7]),
+        borrowed(step[S_HDR]),
+        borrowed(step[S_ELIM]),
+        borrowed(step[S_PLACE]),
+        borrowed(step[S_CELLS]),
+        borrowed(step[S_FINS]),
+        borrowed(step[S_HOUSES]),
+        borrowed(step[S_CHAIN]),
+        borrowed(step[S_DIGS]),
     )
 
 
@@ -191,8 +204,8 @@ def _last_place(cand, houses, house, value):
 @kernel(inline="always")
 def del_cand(st, geo, cell, value):
     """Remove one candidate, keeping ``free`` and the singles queues as HoDoKu's grid does."""
-    cand, free, nsq, hsq, qctl = st[1], st[2], st[3], st[4], st[5]
-    houses, cell_houses = geo[0], geo[1]
+    cand, free, nsq, hsq, qctl = st[ST_CAND], st[ST_FREE], st[ST_NSQ], st[ST_HSQ], st[ST_QCTL]
+    houses, cell_houses = geo[GEO_HOUSES], geo[GEO_CELL_HOUSES]
     b = bit(value)
     if cand[cell] & b == ZERO:
         return
@@ -215,8 +228,8 @@ def del_cand(st, geo, cell, value):
 def set_cell(st, geo, cell, value):
     """Place a value: remove it from every peer (in increasing cell order), then drop the
     cell's other candidates."""
-    values, cand, free, hsq, qctl = st[0], st[1], st[2], st[4], st[5]
-    houses, cell_houses, peers = geo[0], geo[1], geo[2]
+    values, cand, free, hsq, qctl = st[ST_VALUES], st[ST_CAND], st[ST_FREE], st[ST_HSQ], st[ST_QCTL]
+    houses, cell_houses, peers = geo[GEO_HOUSES], geo[GEO_CELL_HOUSES], geo[GEO_PEERS]
     if values[cell] == value:
         return
     values[cell] = value
@@ -249,14 +262,14 @@ def load(st, geo, givens, fixed):
     for cell in range(givens.shape[0]):
         if givens[cell]:
             set_cell(st, geo, cell, givens[cell])
-            st[6][cell] = fixed[cell]
+            st[ST_FIXED][cell] = fixed[cell]
 
 
 @kernel
 def remove_marks(st, geo, keep):
     """Remove every candidate not in ``keep`` (a player's pencil marks), in cell order."""
     st, geo = borrow_state(st), borrow_geo(geo)
-    cand = st[1]
+    cand = st[ST_CAND]
     for cell in range(cand.shape[0]):
         gone = cand[cell] & ~keep[cell]
         while gone != ZERO:
@@ -269,7 +282,7 @@ def remove_marks(st, geo, keep):
 def apply(st, geo, step):
     """Carry out a step: its placements, then its eliminations."""
     st, geo, step = borrow_state(st), borrow_geo(geo), borrow_step(step)
-    hdr, elim, place = step[0], step[1], step[2]
+    hdr, elim, place = step[S_HDR], step[S_ELIM], step[S_PLACE]
     for k in range(hdr[NP]):
         set_cell(st, geo, place[k, 0], place[k, 1])
     for k in range(hdr[NE]):
@@ -278,7 +291,7 @@ def apply(st, geo, step):
 
 @kernel
 def unsolved(st):
-    values = st[0]
+    values = st[ST_VALUES]
     count = 0
     for cell in range(values.shape[0]):
         if values[cell] == 0:
@@ -289,7 +302,7 @@ def unsolved(st):
 @kernel(inline="always")
 def sees(geo, a, b):
     """Whether cells a and b (a != b) share a house."""
-    cell_houses = geo[1]
+    cell_houses = geo[GEO_CELL_HOUSES]
     for i in range(cell_houses.shape[1]):
         h = cell_houses[a, i]
         if h < 0:

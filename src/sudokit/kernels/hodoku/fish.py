@@ -16,10 +16,23 @@ from __future__ import annotations
 import numpy as np
 
 from ..build.jit import kernel
+from .record import (
+    BOX_HEIGHT,
+    BOX_WIDTH,
+    DIGITS,
+    GEO_CELL_HOUSES,
+    GEO_HOUSES,
+    GEO_INFO,
+    NB,
+    NE,
+    SIZE,
+    ST_CAND,
+    S_DIGS,
+    S_HDR,
+)
 from ..search.bits import ONE, ZERO, plain, popcount, trailing_zeros
 from .core import add_cell, add_elim, add_fin, add_house, bit, clear, sees
 
-SIZE = 0  # geo[3] slot
 
 #: fish kinds the finder tells apart
 BASIC = 0
@@ -49,16 +62,16 @@ def _places(cand, houses, first, n, value):
 def _write(st, geo, step, kind, value, base_first, cover_first, bases, size, covers, csize):
     """Write a fish step: bases and covers, body cells, fins, and the eliminations (cover cells
     outside the bases that hold the value and, for finned fish, see every fin)."""
-    cand = st[1]
-    houses, n = geo[0], geo[3][SIZE]
+    cand = st[ST_CAND]
+    houses, n = geo[GEO_HOUSES], geo[GEO_INFO][SIZE]
     b = bit(value)
     clear(step, kind)
-    step[7][0] = b
+    step[S_DIGS][DIGITS] = b
     for i in range(size):
         add_house(step, base_first + bases[i])
     for i in range(csize):
         add_house(step, cover_first + covers[i])
-    step[0][7] = size  # NB: the bases come first
+    step[S_HDR][NB] = size  # NB: the bases come first
     in_cover = ZERO
     for i in range(csize):
         in_cover |= ONE << np.uint64(covers[i])
@@ -94,7 +107,7 @@ def _write(st, geo, step, kind, value, base_first, cover_first, bases, size, cov
                     break
             if ok:
                 add_elim(step, cell, value)
-    return step[0][1] > 0
+    return step[S_HDR][NE] > 0
 
 
 @kernel(inline="always")
@@ -108,7 +121,7 @@ def _in_line(houses, line, cell):
 @kernel
 def _eliminates(st, geo, value, base_first, cover_first, bases, size, covers, csize, fin_cells, nfins):
     """Whether the fish removes anything (without writing it)."""
-    cand, houses = st[1], geo[0]
+    cand, houses = st[ST_CAND], geo[GEO_HOUSES]
     b = bit(value)
     for i in range(csize):
         line = cover_first + covers[i]
@@ -136,8 +149,8 @@ def _eliminates(st, geo, value, base_first, cover_first, bases, size, covers, cs
 @kernel
 def fish(st, geo, step, kind, nth, size, wanted):
     """The nth fish of ``size`` lines of the kind ``wanted`` (BASIC, FINNED or SASHIMI)."""
-    cand = st[1]
-    houses, cell_houses, n = geo[0], geo[1], geo[3][SIZE]
+    cand = st[ST_CAND]
+    houses, cell_houses, n = geo[GEO_HOUSES], geo[GEO_CELL_HOUSES], geo[GEO_INFO][SIZE]
     nth = max(nth, 0)
     found = 0
     bases = np.zeros(size, dtype=np.int64)
@@ -153,7 +166,7 @@ def fish(st, geo, step, kind, nth, size, wanted):
             base_kind = 0 if rows_first == 0 else 1  # column of cell_houses naming a cell's base line
             cover_kind = 1 - base_kind
             # positions along a base line are columns (rows) grouped by box width (height)
-            span = geo[3][2] if rows_first == 0 else geo[3][1]
+            span = geo[GEO_INFO][BOX_WIDTH] if rows_first == 0 else geo[GEO_INFO][BOX_HEIGHT]
             group_mask = (ONE << np.uint64(span)) - ONE
             places = _places(cand, houses, base_first, n, value)
             count = 0

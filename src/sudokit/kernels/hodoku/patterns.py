@@ -24,34 +24,57 @@ from __future__ import annotations
 import numpy as np
 
 from ..build.jit import kernel
+from .record import (
+    BOX_HEIGHT,
+    BOX_WIDTH,
+    DIGITS,
+    EXTRA,
+    GEO_CELL_HOUSES,
+    GEO_HOUSES,
+    GEO_INFO,
+    GEO_PEERS,
+    NE,
+    SIZE,
+    ST_CAND,
+    ST_FREE,
+    ST_VALUES,
+    SUB,
+    S_CELLS,
+    S_CHAIN,
+    S_DIGS,
+    S_ELIM,
+    S_FINS,
+    S_HDR,
+    S_HOUSES,
+    S_PLACE,
+)
 from ..search.bits import ONE, ZERO, plain, popcount, trailing_zeros
-from .core import SUB, add_cell, add_elim, add_fin, add_house, add_link, bit, clear, sees
+from .core import add_cell, add_elim, add_fin, add_house, add_link, bit, clear, sees
 
-SIZE, BOX_HEIGHT, BOX_WIDTH = 0, 1, 2  # geo[3] slots
 #: chain nodes a remote pair may have (HoDoKu's chain length limit)
 MAX_CHAIN = 20
 
 
 @kernel(inline="always")
 def _row(geo, cell):
-    return geo[1][cell, 0]
+    return geo[GEO_CELL_HOUSES][cell, 0]
 
 
 @kernel(inline="always")
 def _col(geo, cell):
-    return geo[1][cell, 1]
+    return geo[GEO_CELL_HOUSES][cell, 1]
 
 
 @kernel(inline="always")
 def _box(geo, cell):
-    return geo[1][cell, 2]
+    return geo[GEO_CELL_HOUSES][cell, 2]
 
 
 @kernel
 def _pairs(st, geo, first, last, value, a, b, house):
     """The conjugate pairs of ``value`` in houses ``first..last-1``: cells ``a[k] < b[k]`` (in
     house order) of ``house[k]``. Returns how many."""
-    cand, free, houses = st[1], st[2], geo[0]
+    cand, free, houses = st[ST_CAND], st[ST_FREE], geo[GEO_HOUSES]
     bv = bit(value)
     count = 0
     for h in range(first, last):
@@ -78,7 +101,7 @@ def _pairs(st, geo, first, last, value, a, b, house):
 def _elims_seeing_both(st, geo, step, value, x, y, skip0, skip1, skip2):
     """Add the eliminations of ``value`` from cells that see both x and y (the pattern's own
     cells ``skip*`` excepted); returns how many."""
-    cand, peers = st[1], geo[2]
+    cand, peers = st[ST_CAND], geo[GEO_PEERS]
     bv = bit(value)
     count = 0
     for j in range(peers.shape[1]):  # the cells that see x, in cell order
@@ -95,7 +118,7 @@ def _elims_seeing_both(st, geo, step, value, x, y, skip0, skip1, skip2):
 
 @kernel
 def _count_seeing_both(st, geo, value, x, y):
-    cand, peers = st[1], geo[2]
+    cand, peers = st[ST_CAND], geo[GEO_PEERS]
     bv = bit(value)
     count = 0
     for j in range(peers.shape[1]):
@@ -114,8 +137,8 @@ def _count_seeing_both(st, geo, value, x, y):
 def _index_sum(step):
     """HoDoKu's tie-break between steps that remove as many candidates: the sum over the
     eliminations, in (value, cell) order, of cell * (1 + 80 k) + value."""
-    hdr, elim = step[0], step[1]
-    count = hdr[1]
+    hdr, elim = step[S_HDR], step[S_ELIM]
+    count = hdr[NE]
     order = np.empty(count, dtype=np.int64)
     for k in range(count):
         order[k] = elim[k, 1] * 1_000_000 + elim[k, 0]
@@ -134,7 +157,7 @@ def _index_sum(step):
 def _better(step, best_count, best_key):
     """Whether the step just written beats the best so far (more eliminations, then a lower
     index sum)."""
-    count = step[0][1]
+    count = step[S_HDR][NE]
     if count != best_count:
         return count > best_count
     return _index_sum(step) < best_key
@@ -155,8 +178,8 @@ def _copy_step(source, target):
 @kernel
 def _scratch_step(step):
     return (
-        step[0].copy(), step[1].copy(), step[2].copy(), step[3].copy(),
-        step[4].copy(), step[5].copy(), step[6].copy(), step[7].copy(),
+        step[S_HDR].copy(), step[S_ELIM].copy(), step[S_PLACE].copy(), step[S_CELLS].copy(),
+        step[S_FINS].copy(), step[S_HOUSES].copy(), step[S_CHAIN].copy(), step[S_DIGS].copy(),
     )  # fmt: skip
 
 
@@ -165,7 +188,7 @@ def _scratch_step(step):
 
 @kernel
 def skyscraper(st, geo, step, kind, nth):
-    n = geo[3][SIZE]
+    n = geo[GEO_INFO][SIZE]
     nth = max(nth, 0)
     found = 0
     a = np.zeros(n, dtype=np.int32)
@@ -200,7 +223,7 @@ def skyscraper(st, geo, step, kind, nth):
                         found += 1
                         continue
                     clear(step, kind)
-                    step[7][0] = bit(value)
+                    step[S_DIGS][DIGITS] = bit(value)
                     add_cell(step, free_i)
                     add_cell(step, free_j)
                     add_cell(step, link_i)
@@ -214,8 +237,8 @@ def skyscraper(st, geo, step, kind, nth):
 
 @kernel
 def two_string_kite(st, geo, step, kind, nth):
-    cand = st[1]
-    n = geo[3][SIZE]
+    cand = st[ST_CAND]
+    n = geo[GEO_INFO][SIZE]
     nth = max(nth, 0)
     found = 0
     ra = np.zeros(n, dtype=np.int32)
@@ -251,7 +274,7 @@ def two_string_kite(st, geo, step, kind, nth):
                     found += 1
                     continue
                 clear(step, kind)
-                step[7][0] = bit(value)
+                step[S_DIGS][DIGITS] = bit(value)
                 add_cell(step, lb)
                 add_cell(step, xb)
                 add_cell(step, la)
@@ -270,8 +293,8 @@ def _er_direction(st, geo, step, kind, value, box, er_row, er_col, through_rows,
     """One direction of the Empty Rectangle check: walk the ER row (``through_rows`` False:
     conjugate pairs in columns) or the ER column (True: pairs in rows). Returns the running
     count of instances, or -1 once the nth is written."""
-    cand, houses = st[1], geo[0]
-    n = geo[3][SIZE]
+    cand, houses = st[ST_CAND], geo[GEO_HOUSES]
+    n = geo[GEO_INFO][SIZE]
     bv = bit(value)
     line = er_col if through_rows else er_row  # the house walked
     for j in range(n):
@@ -301,7 +324,7 @@ def _er_direction(st, geo, step, kind, value, box, er_row, er_col, through_rows,
                 found += 1
                 continue
             clear(step, kind)
-            step[7][0] = bv
+            step[S_DIGS][DIGITS] = bv
             add_cell(step, cell)
             add_cell(step, other)
             add_house(step, box)
@@ -316,7 +339,7 @@ def _er_direction(st, geo, step, kind, value, box, er_row, er_col, through_rows,
 
 @kernel
 def empty_rectangle(st, geo, step, kind, nth):
-    cand, free, houses, info = st[1], st[2], geo[0], geo[3]
+    cand, free, houses, info = st[ST_CAND], st[ST_FREE], geo[GEO_HOUSES], geo[GEO_INFO]
     n, bh, bw = info[SIZE], info[BOX_HEIGHT], info[BOX_WIDTH]
     nth = max(nth, 0)
     found = 0
@@ -364,7 +387,7 @@ def _x_links(st, geo, value, cell, out_cell, out_strong):
     """HoDoKu's single-value links of ``cell``: every other place of the value in its row,
     column and box (box places already in the row or column skipped), strong when the house
     has two places. Returns how many."""
-    cand, free, houses, cell_houses = st[1], st[2], geo[0], geo[1]
+    cand, free, houses, cell_houses = st[ST_CAND], st[ST_FREE], geo[GEO_HOUSES], geo[GEO_CELL_HOUSES]
     bv = bit(value)
     count = 0
     for k in range(3):
@@ -386,8 +409,8 @@ def _x_links(st, geo, value, cell, out_cell, out_strong):
 def turbot_fish(st, geo, step, kind, nth):
     """Strong - weak - strong on one value (HoDoKu's four-node X-chain); the solver takes the
     one that removes most, as HoDoKu sorts its chains."""
-    cand = st[1]
-    n = geo[3][SIZE]
+    cand = st[ST_CAND]
+    n = geo[GEO_INFO][SIZE]
     cells = cand.shape[0]
     width = 3 * n
     l1 = np.zeros(width, dtype=np.int32)
@@ -425,7 +448,7 @@ def turbot_fish(st, geo, step, kind, nth):
                         if _count_seeing_both(st, geo, value, start, end) == 0:
                             continue  # (end == start closes a loop: start is true)
                         clear(step, kind)
-                        step[7][0] = bv
+                        step[S_DIGS][DIGITS] = bv
                         add_link(step, start, value, plain(1))
                         add_link(step, a, value, plain(0))
                         add_link(step, b, value, plain(1))
@@ -440,7 +463,7 @@ def turbot_fish(st, geo, step, kind, nth):
                                 return True
                             found += 1
                         elif _better(step, best_count, best_key):
-                            best_count = step[0][1]
+                            best_count = step[S_HDR][NE]
                             best_key = _index_sum(step)
                             _copy_step(step, best)
     if nth >= 0 or best_count < 0:
@@ -455,7 +478,7 @@ def turbot_fish(st, geo, step, kind, nth):
 @kernel
 def _bivalues(st, wanted, out):
     """Empty cells with exactly ``wanted`` candidates, in cell order; returns how many."""
-    values, cand = st[0], st[1]
+    values, cand = st[ST_VALUES], st[ST_CAND]
     count = 0
     for cell in range(cand.shape[0]):
         if values[cell] == 0 and popcount(cand[cell]) == wanted:
@@ -466,7 +489,7 @@ def _bivalues(st, wanted, out):
 
 @kernel
 def _wing(st, geo, step, kind, nth, xyz):
-    cand = st[1]
+    cand = st[ST_CAND]
     cells = cand.shape[0]
     bi = np.zeros(cells, dtype=np.int32)
     tri = np.zeros(cells, dtype=np.int32)
@@ -521,8 +544,8 @@ def _wing(st, geo, step, kind, nth, xyz):
                         found += 1
                         continue
                     clear(step, kind)
-                    step[7][0] = cand[p] | bz
-                    step[7][1] = bz
+                    step[S_DIGS][DIGITS] = cand[p] | bz
+                    step[S_DIGS][EXTRA] = bz
                     add_cell(step, p)
                     add_cell(step, x)
                     add_cell(step, y)
@@ -550,7 +573,7 @@ def _w_link(st, geo, link_value, x, y, out):
     """A strong link on ``link_value`` (cells other than x and y) with one end seeing x and the
     other seeing y, neither seeing both: writes its ends to out[0] (sees x), out[1] (sees y)
     and returns True."""
-    cand, free, houses = st[1], st[2], geo[0]
+    cand, free, houses = st[ST_CAND], st[ST_FREE], geo[GEO_HOUSES]
     bv = bit(link_value)
     for h in range(houses.shape[0]):
         if free[h, link_value] != 2:
@@ -582,7 +605,7 @@ def _w_link(st, geo, link_value, x, y, out):
 
 @kernel
 def w_wing(st, geo, step, kind, nth):
-    cand = st[1]
+    cand = st[ST_CAND]
     cells = cand.shape[0]
     nth = max(nth, 0)
     bi = np.zeros(cells, dtype=np.int32)
@@ -608,8 +631,8 @@ def w_wing(st, geo, step, kind, nth):
                     found += 1
                     continue
                 clear(step, kind)
-                step[7][0] = bit(gone) | bit(link)
-                step[7][1] = bit(link)
+                step[S_DIGS][DIGITS] = bit(gone) | bit(link)
+                step[S_DIGS][EXTRA] = bit(link)
                 add_cell(step, x)
                 add_cell(step, y)
                 add_fin(step, ends[0])
@@ -626,7 +649,7 @@ def w_wing(st, geo, step, kind, nth):
 def _remote_elims(st, geo, step, chain, length, a, b):
     """Write the eliminations of a remote pair ``chain[:length]`` (cells): both values go from
     cells that see two chain cells three, five, ... links apart. Returns how many."""
-    cand = st[1]
+    cand = st[ST_CAND]
     count = 0
     for value_index in range(2):
         value = a if value_index == 0 else b
@@ -658,7 +681,7 @@ def _remote_elims(st, geo, step, chain, length, a, b):
 def remote_pair(st, geo, step, kind, nth):
     """Chains of four or more bivalue cells holding the same two values, each seeing the next;
     the solver takes the one that removes most, as HoDoKu sorts them."""
-    values, cand = st[0], st[1]
+    values, cand = st[ST_VALUES], st[ST_CAND]
     cells = cand.shape[0]
     most = MAX_CHAIN // 2  # cells: HoDoKu counts two nodes per cell
     chain = np.zeros(most, dtype=np.int32)
@@ -694,7 +717,7 @@ def remote_pair(st, geo, step, kind, nth):
             length = depth + 1
             if length >= 4 and length % 2 == 0:
                 clear(step, kind)
-                step[7][0] = mask
+                step[S_DIGS][DIGITS] = mask
                 if _remote_elims(st, geo, step, chain, length, a, b) > 0:
                     for i in range(length):
                         add_cell(step, chain[i])
@@ -706,7 +729,7 @@ def remote_pair(st, geo, step, kind, nth):
                             return True
                         found += 1
                     elif _better(step, best_count, best_key):
-                        best_count = step[0][1]
+                        best_count = step[S_HDR][NE]
                         best_key = _index_sum(step)
                         _copy_step(step, best)
             depth += 1
@@ -727,8 +750,8 @@ def bug_plus_1(st, geo, step, kind, nth):
     row, column and box (at most twice elsewhere): the cell takes that value."""
     if nth > 0:
         return False
-    values, cand, free = st[0], st[1], st[2]
-    n = geo[3][SIZE]
+    values, cand, free = st[ST_VALUES], st[ST_CAND], st[ST_FREE]
+    n = geo[GEO_INFO][SIZE]
     triple = -1
     for cell in range(cand.shape[0]):
         if values[cell] != 0:
@@ -762,7 +785,7 @@ def bug_plus_1(st, geo, step, kind, nth):
     if cand[triple] & bit(value3) == ZERO:
         return False
     clear(step, kind)
-    step[7][0] = bit(value3)
+    step[S_DIGS][DIGITS] = bit(value3)
     add_cell(step, triple)
     rest = cand[triple] & ~bit(value3)
     while rest != ZERO:
@@ -780,7 +803,7 @@ def _colour(st, geo, value, comp, colour):
     """Two-colour the places of ``value`` along conjugate pairs: ``comp[c]`` the component
     (numbered from the lowest cell up, -1 for cells in no conjugate pair), ``colour[c]`` 0 or 1
     (0 for the colour of the component's lowest cell). Returns the number of components."""
-    cand, free, houses, cell_houses = st[1], st[2], geo[0], geo[1]
+    cand, free, houses, cell_houses = st[ST_CAND], st[ST_FREE], geo[GEO_HOUSES], geo[GEO_CELL_HOUSES]
     cells = cand.shape[0]
     bv = bit(value)
     comp[:] = -1
@@ -848,8 +871,8 @@ def _write_colours(step, comp, colour, value, first, second, cells):
 def simple_colors(st, geo, step, kind, nth):
     """Wrap: two cells of one colour see each other, so that colour is false. Trap: a cell that
     sees both colours is false."""
-    cand = st[1]
-    n = geo[3][SIZE]
+    cand = st[ST_CAND]
+    n = geo[GEO_INFO][SIZE]
     cells = cand.shape[0]
     nth = max(nth, 0)
     comp = np.zeros(cells, dtype=np.int64)
@@ -868,8 +891,8 @@ def simple_colors(st, geo, step, kind, nth):
             if wrapped >= 0:
                 if found == nth:
                     clear(step, kind)
-                    step[0][SUB] = 2
-                    step[7][0] = bv
+                    step[S_HDR][SUB] = 2
+                    step[S_DIGS][DIGITS] = bv
                     _write_colours(step, comp, colour, value, c, c, cells)
                     for cell in range(cells):
                         if comp[cell] == c and colour[cell] == wrapped:
@@ -887,8 +910,8 @@ def simple_colors(st, geo, step, kind, nth):
                 found += 1
                 continue
             clear(step, kind)
-            step[0][SUB] = 1
-            step[7][0] = bv
+            step[S_HDR][SUB] = 1
+            step[S_DIGS][DIGITS] = bv
             _write_colours(step, comp, colour, value, c, c, cells)
             for cell in range(cells):
                 if cand[cell] & bv and comp[cell] != c:
@@ -909,7 +932,7 @@ def _sees_both_of(geo, comp, colour, a, a_side, b, cells):
 @kernel
 def _trap_between(st, geo, comp, colour, value, a, a_side, b, b_side, cells, mark):
     """Mark the cells (outside both colours) that see colour (a, a_side) and (b, b_side)."""
-    cand = st[1]
+    cand = st[ST_CAND]
     bv = bit(value)
     for cell in range(cells):
         if cand[cell] & bv == ZERO:
@@ -925,8 +948,8 @@ def multi_colors(st, geo, step, kind, nth):
     """Two colour clusters of one value. Type 2: a colour that sees both colours of the other
     cluster is false. Type 1: where a colour of one cluster sees a colour of the other, the two
     remaining colours cannot both be false; cells seeing both lose the value."""
-    cand = st[1]
-    n = geo[3][SIZE]
+    cand = st[ST_CAND]
+    n = geo[GEO_INFO][SIZE]
     cells = cand.shape[0]
     nth = max(nth, 0)
     comp = np.zeros(cells, dtype=np.int64)
@@ -963,8 +986,8 @@ def multi_colors(st, geo, step, kind, nth):
                         found += 1
                         continue
                     clear(step, kind)
-                    step[0][SUB] = variant
-                    step[7][0] = bv
+                    step[S_HDR][SUB] = variant
+                    step[S_DIGS][DIGITS] = bv
                     _write_colours(step, comp, colour, value, i, j, cells)
                     for cell in range(cells):
                         if mark[cell]:

@@ -14,9 +14,19 @@ import numpy as np
 
 from . import ids as T
 from ..build.jit import kernel
+from .record import GEO_INFO, KIND, SIZE, ST_CAND, ST_FIXED, ST_FREE, ST_QCTL, ST_VALUES
 from ..search.bits import full_mask, plain
 from .basic import full_house, hidden_single, hidden_subset, locked_claiming, locked_pointing, naked_single, naked_subset
-from .core import KIND, apply, borrow_geo, borrow_state, borrow_step, load, remove_marks, set_cell, unsolved
+from .core import (
+    apply,
+    borrow_geo,
+    borrow_state,
+    borrow_step,
+    load,
+    remove_marks,
+    set_cell,
+    unsolved,
+)
 from .als import als_xy_chain, als_xy_wing, als_xz, sue_de_coq
 from .chains import forcing, nice_loop, x_chain, xy_chain
 from .fish import BASIC, FINNED, SASHIMI, fish
@@ -162,7 +172,7 @@ def solve_logically(st, geo, step, order, counts, max_steps):
 def _brute_force(st, geo, solution):
     """HoDoKu's last resort when no technique applies: the middle empty cell (in cell order)
     takes its solution value."""
-    values = st[0]
+    values = st[ST_VALUES]
     empty = 0
     for cell in range(values.shape[0]):
         if values[cell] == 0:
@@ -184,8 +194,8 @@ def rate_many(puzzles, solutions, geo, order, max_steps, state, step, counts, ta
     each technique, ``taken[k]`` the steps in all. ``state`` and ``step`` are scratch (the
     arrays of ``core.new_state`` and ``new_step``); each board starts from an empty grid."""
     st, geo, step = borrow_state(state), borrow_geo(geo), borrow_step(step)
-    values, cand, free, qctl, fixed = st[0], st[1], st[2], st[5], st[6]
-    n = geo[3][0]
+    values, cand, free, qctl, fixed = st[ST_VALUES], st[ST_CAND], st[ST_FREE], st[ST_QCTL], st[ST_FIXED]
+    n = geo[GEO_INFO][SIZE]
     full = full_mask(n)
     for k in range(puzzles.shape[0]):
         values[:] = 0

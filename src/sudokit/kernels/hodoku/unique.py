@@ -42,10 +42,25 @@ from __future__ import annotations
 import numpy as np
 
 from ..build.jit import kernel
+from .record import (
+    DIGITS,
+    EXTRA,
+    GEO_CELL_HOUSES,
+    GEO_HOUSES,
+    GEO_INFO,
+    GEO_PEERS,
+    NE,
+    SIZE,
+    ST_CAND,
+    ST_FIXED,
+    ST_VALUES,
+    SUB,
+    S_DIGS,
+    S_HDR,
+)
 from ..search.bits import ONE, ZERO, plain, popcount, trailing_zeros
-from .core import EXTRA, SUB, add_cell, add_elim, bit, clear, sees
+from .core import add_cell, add_elim, bit, clear, sees
 
-SIZE = 0  # geo[3] slot
 HIDDEN = 7  #: the scan's variant number for hidden rectangles (1..6 are the UR types)
 #: the most cells (besides the two extra corners) a type 3 subset may take; HoDoKu has no bound,
 #: but 9x9 houses never have more than 7 candidates for it
@@ -64,9 +79,9 @@ def _in4(rect, cell):
 @kernel(inline="always")
 def _begin(step, kind, variant, rect, pm, extra):
     clear(step, kind)
-    step[0][SUB] = variant
-    step[7][0] = pm
-    step[7][EXTRA] = extra
+    step[S_HDR][SUB] = variant
+    step[S_DIGS][DIGITS] = pm
+    step[S_DIGS][EXTRA] = extra
     for k in range(4):
         add_cell(step, rect[k])
 
@@ -83,8 +98,8 @@ def _type3(st, geo, step, kind, rect, pm, a, b, unit, is_box, pool, idx, masks, 
     """Type 3 subsets in house ``unit`` for extra corners a, b, in HoDoKu's order (every set
     of the house's other cells, lexicographic, smaller first). Returns the running count of
     instances, or -1 once the nth is written."""
-    values, cand = st[0], st[1]
-    houses, cell_houses = geo[0], geo[1]
+    values, cand = st[ST_VALUES], st[ST_CAND]
+    houses, cell_houses = geo[GEO_HOUSES], geo[GEO_CELL_HOUSES]
     extras = (cand[a] | cand[b]) & ~pm
     npool = 0
     for j in range(houses.shape[1]):
@@ -145,7 +160,7 @@ def _type3(st, geo, step, kind, rect, pm, a, b, unit, is_box, pool, idx, masks, 
                             member = True
                     if not member:
                         _elim_mask(step, cell, cand[cell] & mask)
-            if step[0][1] > 0:
+            if step[S_HDR][NE] > 0:
                 if found == nth:
                     return -1
                 found += 1
@@ -160,8 +175,8 @@ def _type3(st, geo, step, kind, rect, pm, a, b, unit, is_box, pool, idx, masks, 
 def _hidden_corner(st, geo, step, kind, rect, pm, corner, nth, found):
     """Hidden rectangles with bivalue corner ``corner``: both ways round (the first value
     checked, the second eliminated; then the reverse)."""
-    values, cand = st[0], st[1]
-    houses, cell_houses = geo[0], geo[1]
+    values, cand = st[ST_VALUES], st[ST_CAND]
+    houses, cell_houses = geo[GEO_HOUSES], geo[GEO_CELL_HOUSES]
     row, col = cell_houses[corner, 0], cell_houses[corner, 1]
     far = -1
     for k in range(4):
@@ -197,8 +212,8 @@ def _hidden_corner(st, geo, step, kind, rect, pm, corner, nth, found):
 def _check_rect(st, geo, step, kind, variant, rect, pm, work, nth, found):
     """The instances of test ``variant`` on the unique rectangle ``rect`` (values ``pm``), in
     HoDoKu's order. Returns the running count, or -1 once the nth is written."""
-    values, cand = st[0], st[1]
-    houses, cell_houses, peers = geo[0], geo[1], geo[2]
+    values, cand = st[ST_VALUES], st[ST_CAND]
+    houses, cell_houses, peers = geo[GEO_HOUSES], geo[GEO_CELL_HOUSES], geo[GEO_PEERS]
     two, extra, pool, idx = work[0], work[1], work[2], work[3]
     nt = 0
     na = 0
@@ -214,7 +229,7 @@ def _check_rect(st, geo, step, kind, variant, rect, pm, work, nth, found):
         if nt == 3:
             _begin(step, kind, variant, rect, pm, ZERO)
             _elim_mask(step, extra[0], cand[extra[0]] & pm)
-            if step[0][1] > 0:
+            if step[S_HDR][NE] > 0:
                 if found == nth:
                     return -1
                 found += 1
@@ -246,7 +261,7 @@ def _check_rect(st, geo, step, kind, variant, rect, pm, work, nth, found):
                     ok = False
             if ok:
                 add_elim(step, p, x)
-        if step[0][1] > 0:
+        if step[S_HDR][NE] > 0:
             if found == nth:
                 return -1
             found += 1
@@ -288,7 +303,7 @@ def _check_rect(st, geo, step, kind, variant, rect, pm, work, nth, found):
         for i in range(2):
             if cand[extra[i]] & gone:
                 add_elim(step, extra[i], trailing_zeros(gone) + 1)
-        if step[0][1] > 0:
+        if step[S_HDR][NE] > 0:
             if found == nth:
                 return -1
             found += 1
@@ -322,7 +337,7 @@ def _check_rect(st, geo, step, kind, variant, rect, pm, work, nth, found):
             add_elim(step, first, d)
         if cand[second] & gone:
             add_elim(step, second, d)
-        if step[0][1] > 0:
+        if step[S_HDR][NE] > 0:
             if found == nth:
                 return -1
             found += 1
@@ -345,10 +360,10 @@ def _check_rect(st, geo, step, kind, variant, rect, pm, work, nth, found):
 def _allowed(st, geo, allow):
     """Per cell, the values no placed peer holds (0 for placed cells): where a unique
     rectangle may have a value even if its candidate was removed."""
-    values, cand = st[0], st[1]
-    peers = geo[2]
+    values, cand = st[ST_VALUES], st[ST_CAND]
+    peers = geo[GEO_PEERS]
     full = ZERO
-    for v in range(1, geo[3][SIZE] + 1):
+    for v in range(1, geo[GEO_INFO][SIZE] + 1):
         full |= bit(v)
     for c in range(values.shape[0]):
         if values[c] != 0:
@@ -383,8 +398,8 @@ def _reaches(cand, allow, rect, j):
 @kernel
 def _ur_scan(st, geo, step, kind, nth, variant):
     """Every unique rectangle in HoDoKu's order, tested for ``variant`` (1..6, or HIDDEN)."""
-    values, cand = st[0], st[1]
-    houses, cell_houses = geo[0], geo[1]
+    values, cand = st[ST_VALUES], st[ST_CAND]
+    houses, cell_houses = geo[GEO_HOUSES], geo[GEO_CELL_HOUSES]
     width = houses.shape[1]
     nth = max(nth, 0)
     found = 0
@@ -445,7 +460,7 @@ def _ar_far(st, s, p, fs, fp):
     """Whether the far corners fit an avoidable rectangle on the placed corners s (value a) and
     p (value b), ``fs`` being in s's line: b at fs and a at fp are still possible, at least one
     of them empty, and the empty ones bivalue."""
-    values, cand, fixed = st[0], st[1], st[6]
+    values, cand, fixed = st[ST_VALUES], st[ST_CAND], st[ST_FIXED]
     a, b = values[s], values[p]
     ba, bb = bit(a), bit(b)
     fs_empty = values[fs] == 0 and cand[fs] & bb != ZERO and popcount(cand[fs]) == 2
@@ -460,8 +475,8 @@ def _ar_far(st, s, p, fs, fp):
 @kernel
 def avoidable_rectangle(st, geo, step, kind, nth, variant):
     """Avoidable Rectangle type ``variant`` (1 or 2)."""
-    values, cand, fixed = st[0], st[1], st[6]
-    houses, cell_houses, peers = geo[0], geo[1], geo[2]
+    values, cand, fixed = st[ST_VALUES], st[ST_CAND], st[ST_FIXED]
+    houses, cell_houses, peers = geo[GEO_HOUSES], geo[GEO_CELL_HOUSES], geo[GEO_PEERS]
     width = houses.shape[1]
     nth = max(nth, 0)
     found = 0
@@ -515,7 +530,7 @@ def avoidable_rectangle(st, geo, step, kind, nth, variant):
                             break
                         if p != i22 and cand[p] & ex != ZERO and sees(geo, p, i22):
                             add_elim(step, p, x)
-                if step[0][1] > 0:
+                if step[S_HDR][NE] > 0:
                     if found == nth:
                         return True
                     found += 1

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..build.jit import kernel
+from .record import G_CAND, G_POS, G_VALUES
 from .core import CELL_REGION, CROSS, IN_REGION, LOW, POP, REGION, empty_cells
 from .record import ADV_MAX, ADV_POOL
 
@@ -86,7 +87,7 @@ SCAN_TYPES = np.array([0, 2, 1], dtype=np.int64)
 
 @kernel
 def _locking(g, src_cand, out):
-    cand, pos = g[1], g[2]
+    cand, pos = g[G_CAND], g[G_POS]
     cells = np.zeros(81, dtype=np.int64)
     vals = np.zeros(81, dtype=np.int64)
     parents = np.zeros(81, dtype=np.int64)
@@ -132,7 +133,7 @@ def _locking(g, src_cand, out):
 
 @kernel
 def _hidden_pairs(g, src_cand, out):
-    cand, pos = g[1], g[2]
+    cand, pos = g[G_CAND], g[G_POS]
     cells = np.zeros(81, dtype=np.int64)
     vals = np.zeros(81, dtype=np.int64)
     parents = np.zeros(81, dtype=np.int64)
@@ -181,7 +182,7 @@ def _hidden_pairs(g, src_cand, out):
 
 @kernel
 def _naked_pairs(g, src_cand, out):
-    cand = g[1]
+    cand = g[G_CAND]
     cells = np.zeros(81, dtype=np.int64)
     vals = np.zeros(81, dtype=np.int64)
     parents = np.zeros(81, dtype=np.int64)
@@ -226,7 +227,7 @@ def _naked_pairs(g, src_cand, out):
 
 @kernel
 def _x_wings(g, src_cand, out):
-    values, cand, pos = g[0], g[1], g[2]
+    values, cand, pos = g[G_VALUES], g[G_CAND], g[G_POS]
     occurrences = np.zeros(10, dtype=np.int64)
     for c in range(81):
         occurrences[values[c]] += 1

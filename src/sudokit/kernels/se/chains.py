@@ -29,6 +29,7 @@ import numpy as np
 
 from . import ids as T
 from ..build.jit import instantiate, kernel
+from .record import CPLX, G_CAND, G_POS, H_DIFF, H_HDR, NE, NP, REGION_SLOT, SORT, SRC, SUB, TARGET
 from ..search.bits import borrowed
 from .advanced import basic
 from .record import FRAMES, FS, POOL, QUEUE, new_workspace  # noqa: F401 - nested chains, the Python layer
@@ -82,7 +83,6 @@ from .core import (
     CELL_POS,
     CELL_REGION,
     LOW,
-    NP,
     POP,
     REGION,
     SEES,
@@ -168,7 +168,7 @@ def pot(cell, value, on):
 def on_to_off(g, p, y_links, out, causes):
     """What ``p`` being on turns off, in SE's order: the cell's other values (Y-links), then the
     value's other places in the block, the row, the column (a cell once)."""
-    cand, pos = g[1], g[2]
+    cand, pos = g[G_CAND], g[G_POS]
     cell, v = pcell(p), pvalue(p)
     n = 0
     if y_links:
@@ -200,7 +200,7 @@ def off_to_on(g, ws, p, y_links, x_links, dynamic):
     block, row, column (X). In a dynamic chaining each result also lists the candidates removed
     since the chaining began that made it the last (its hidden parents). Results go to the
     implication buffer; returns how many."""
-    cand, pos = g[1], g[2]
+    cand, pos = g[G_CAND], g[G_POS]
     out, causes, hstart, hn, hpool = ws[WS_OUT], ws[WS_OUT_CAUSE], ws[WS_HIDDEN_START], ws[WS_HIDDEN_COUNT], ws[WS_HIDDEN]
     src_cand, src_pos = ws[WS_SOURCE_CAND], ws[WS_SOURCE_POS]
     cell, v = pcell(p), pvalue(p)
@@ -350,7 +350,7 @@ def chaining(g, ws, f, y_links, dynamic, level, nl, inner):
 
     A plain function: ``instantiate`` compiles one copy a tier (``do_chaining`` below, the
     nested tiers in ``nested``), ``ADVANCED`` bound to that tier's advanced implications."""
-    cand, pos = g[1], g[2]
+    cand, pos = g[G_CAND], g[G_POS]
     qon, qoff, undo = ws[WS_QUEUE_ON], ws[WS_QUEUE_OFF], ws[WS_UNDO]
     out, causes = ws[WS_OUT], ws[WS_OUT_CAUSE]
     hstart, hn, hpool = ws[WS_HIDDEN_START], ws[WS_HIDDEN_COUNT], ws[WS_HIDDEN]
@@ -496,13 +496,13 @@ def better(h, found, diff, cplx, sort):
     """Whether a hint rated (diff, cplx, sort) goes before the best so far (SE's order)."""
     if not found:
         return True
-    hdr = h[0]
-    best = h[1][0]
+    hdr = h[H_HDR]
+    best = h[H_DIFF][0]
     if diff != best:
         return diff < best
-    if cplx != hdr[5]:
-        return cplx < hdr[5]
-    return sort < hdr[6]
+    if cplx != hdr[CPLX]:
+        return cplx < hdr[CPLX]
+    return sort < hdr[SORT]
 
 
 @kernel
@@ -526,7 +526,7 @@ def _set_target(g, h, target, place_on):
     """Write a conclusion: an "on" target places its value (every other candidate of the cell
     goes, SE's removable set), an "off" one removes the candidate. Returns whether it removes
     anything (SE's ``isWorth``)."""
-    cand = g[1]
+    cand = g[G_CAND]
     cell, v = pcell(target), pvalue(target)
     if target & 1:
         m = cand[cell] & ~(1 << v)
@@ -538,12 +538,12 @@ def _set_target(g, h, target, place_on):
     else:
         if (cand[cell] >> v) & 1:
             add_elim(h, cell, v)
-    return h[0][1] > 0
+    return h[H_HDR][NE] > 0
 
 
 @kernel(inline="always")
 def worth(g, target):
-    cand = g[1]
+    cand = g[G_CAND]
     cell, v = pcell(target), pvalue(target)
     if target & 1:
         return cand[cell] & ~(1 << v) != 0
@@ -557,12 +557,12 @@ def offer(g, h, found, kind, sub, diff, cplx, sort, src, target, place_on):
         return False
     clear_hint(h, kind, diff)
     _set_target(g, h, target, place_on)
-    hdr = h[0]
-    hdr[5] = cplx
-    hdr[6] = sort
-    hdr[8] = src
-    hdr[9] = target
-    hdr[10] = sub
+    hdr = h[H_HDR]
+    hdr[CPLX] = cplx
+    hdr[SORT] = sort
+    hdr[SRC] = src
+    hdr[TARGET] = target
+    hdr[SUB] = sub
     return True
 
 
@@ -583,7 +583,7 @@ def multiple_chains(g, ws, h, mode):
     contradictions), cell and region forcing chains (8.0), dynamic forcing chains (8.5: also
     contradictions and double implications, in a grid that loses each "off" candidate) and
     dynamic forcing chains (+) (9.0: the simple rules join in, ``se_advanced``)."""
-    cand = g[1]
+    cand = g[G_CAND]
     nishio = mode == NISHIO
     dynamic = mode != MULTIPLE
     level = 1 if mode == DYNAMIC_PLUS else 0
@@ -663,7 +663,7 @@ def _double(g, ws, h, found, fon, foff, base, mode, p_on, p_off):
 def _regions(g, ws, h, found, cell, v, fon, y_links, dynamic, multiple, base, mode, level):
     """Region forcing chains from the regions of ``cell`` where it is the value's first place:
     what every place of the value in the region implies."""
-    pos = g[2]
+    pos = g[G_POS]
     fs = ws[WS_FRAME]
     frames = np.zeros(9, dtype=np.int64)
     for t in range(3):
@@ -706,7 +706,7 @@ def _regions(g, ws, h, found, cell, v, fon, y_links, dynamic, multiple, base, mo
                     c += ancestors(ws, frames[x], q, False)
                 d = base + length_difficulty(c)
                 if offer(g, h, found, T.REGION_FORCING, mode, d, c, 6, pot(cell, v, 1), q, True):
-                    h[0][11] = r
+                    h[H_HDR][REGION_SLOT] = r
                     found = True
     return found
 
@@ -750,7 +750,7 @@ def unary_chains(g, ws, h):
     d(s, x) + d(s, not-x) over potentials x, found by growing only half as far (``_distance``).
     Each pass first measures every candidate's forcing chains that way; the cycles, which need
     SE's own growth, are then searched no longer than the best of them."""
-    cand = g[1]
+    cand = g[G_CAND]
     found = False
     pend_on = np.zeros(NP, dtype=np.int64)
     fc = np.full(NP, -1, dtype=np.int64)
@@ -927,7 +927,7 @@ def _is_parent(nodes, child, p):
 def _partners(g, source, y_links, x_links, out):
     """The "off" potentials that turn ``source`` on (its strong links): the cell's other value
     if it has two (Y), the value's other place in each region where it has two (X)."""
-    cand, pos = g[1], g[2]
+    cand, pos = g[G_CAND], g[G_POS]
     cell, v = pcell(source), pvalue(source)
     n = 0
     if y_links and POP[cand[cell]] == 2:
@@ -1037,7 +1037,7 @@ def _cycles(g, ws, h, found, source, y_links, x_links, pend_on, pre, pre_d, pre_
 def _cycle_hint(g, h, found, nodes, last, source, y_links, x_links):
     """The cycle closed from node ``last`` back to ``source``: remove each value from the cells
     outside the cycle that see one of its "on" and one of its "off" potentials."""
-    cand = g[1]
+    cand = g[G_CAND]
     incycle = np.zeros(81, dtype=np.bool_)
     forw = np.zeros((81, 10), dtype=np.bool_)
     back = np.zeros((81, 10), dtype=np.bool_)
@@ -1083,11 +1083,11 @@ def _cycle_hint(g, h, found, nodes, last, source, y_links, x_links):
         for v in range(1, 10):
             if forw[o, v] and back[o, v]:
                 add_elim(h, o, v)
-    hdr = h[0]
-    hdr[5] = length
-    hdr[6] = sort
-    hdr[8] = source
-    hdr[10] = (1 if x_links else 0) + (2 if y_links else 0)
+    hdr = h[H_HDR]
+    hdr[CPLX] = length
+    hdr[SORT] = sort
+    hdr[SRC] = source
+    hdr[SUB] = (1 if x_links else 0) + (2 if y_links else 0)
     k = last
     while k >= 0:
         add_cell(h, pcell(nodes[k, 0]))

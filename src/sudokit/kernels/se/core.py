@@ -29,6 +29,23 @@ from __future__ import annotations
 import numpy as np
 
 from ..build.jit import kernel
+from .record import (
+    G_CAND,
+    G_POS,
+    G_VALUES,
+    H_CELLS,
+    H_DIFF,
+    H_ELIM,
+    H_HDR,
+    KIND,
+    NC,
+    NE,
+    PCELL,
+    PVALUE,
+    REGION_SLOT,
+    SRC,
+    TARGET,
+)
 from ..search.bits import borrowed
 from .record import ALL, HDR, NP, new_grid, new_hint, new_workspace  # noqa: F401 - the Python layer's makers, here too
 
@@ -103,12 +120,12 @@ REGION_MASK = 162
 
 @kernel(inline="always")
 def borrow_grid(g):
-    return (borrowed(g[0]), borrowed(g[1]), borrowed(g[2]))
+    return (borrowed(g[G_VALUES]), borrowed(g[G_CAND]), borrowed(g[G_POS]))
 
 
 @kernel(inline="always")
 def borrow_hint(h):
-    return (borrowed(h[0]), borrowed(h[1]), borrowed(h[2]), borrowed(h[3]))
+    return (borrowed(h[H_HDR]), borrowed(h[H_DIFF]), borrowed(h[H_ELIM]), borrowed(h[H_CELLS]))
 
 
 
@@ -119,13 +136,13 @@ def pot(cell, value, on):
 
 @kernel(inline="always")
 def has(g, cell, value):
-    return (g[1][cell] >> value) & 1 != 0
+    return (g[G_CAND][cell] >> value) & 1 != 0
 
 
 @kernel
 def remove(g, cell, value):
     """Remove one candidate (nothing if it is not there); True if it was."""
-    cand, pos = g[1], g[2]
+    cand, pos = g[G_CAND], g[G_POS]
     if (cand[cell] >> value) & 1 == 0:
         return False
     cand[cell] &= ~(1 << value)
@@ -137,7 +154,7 @@ def remove(g, cell, value):
 @kernel
 def restore(g, cell, value):
     """Put a removed candidate back (the undo of ``remove``)."""
-    cand, pos = g[1], g[2]
+    cand, pos = g[G_CAND], g[G_POS]
     cand[cell] |= 1 << value
     for t in range(3):
         pos[CELL_REGION[cell, t], value] |= 1 << CELL_POS[cell, t]
@@ -147,7 +164,7 @@ def restore(g, cell, value):
 def place(g, cell, value):
     """SE's ``setValueAndCancel``: the value, no candidates left in the cell, the value gone
     from every peer."""
-    values, cand = g[0], g[1]
+    values, cand = g[G_VALUES], g[G_CAND]
     values[cell] = value
     rest = cand[cell]
     for v in range(1, 10):
@@ -160,7 +177,7 @@ def place(g, cell, value):
 @kernel
 def load(g, givens):
     """Every candidate on the empty cells, then each given placed (SE rebuilds the same grid)."""
-    values, cand, pos = g[0], g[1], g[2]
+    values, cand, pos = g[G_VALUES], g[G_CAND], g[G_POS]
     values[:] = 0
     cand[:] = ALL
     for r in range(27):
@@ -177,7 +194,7 @@ def digit_masks(g, out):
     """Each value's candidate cells as two words (``out[v]``, cells 0-63 and 64-80): what the
     single-value rules read, so a rule that found nothing for a value finds nothing again
     while they stay the same."""
-    cand = g[1]
+    cand = g[G_CAND]
     out[:, :] = 0
     for c in range(81):
         m = cand[c]
@@ -195,14 +212,14 @@ def digit_masks(g, out):
 
 @kernel
 def copy_grid(src, dst):
-    dst[0][:] = src[0]
-    dst[1][:] = src[1]
-    dst[2][:, :] = src[2]
+    dst[G_VALUES][:] = src[G_VALUES]
+    dst[G_CAND][:] = src[G_CAND]
+    dst[G_POS][:, :] = src[G_POS]
 
 
 @kernel
 def solved(g):
-    values = g[0]
+    values = g[G_VALUES]
     for c in range(81):
         if values[c] == 0:
             return False
@@ -216,7 +233,7 @@ def count(mask):
 
 @kernel(inline="always")
 def empty_cells(g, r):
-    values = g[0]
+    values = g[G_VALUES]
     n = 0
     for i in range(9):
         if values[REGION[r, i]] == 0:
@@ -226,70 +243,58 @@ def empty_cells(g, r):
 
 # -- the hint record ----------------------------------------------------------------------------
 
-#: hdr slots
-KIND = 0  #: technique id (``se_ids``)
-NE = 1  #: eliminations written
-PCELL = 2  #: the cell a value is placed in, -1 for none
-PVALUE = 3  #: the value placed
-NC = 4  #: pattern cells written
-CPLX = 5  #: a chain's complexity (SE's number of nodes; the length penalty reads it)
-SORT = 6  #: a chain's sort key (SE's tie-break after difficulty and complexity)
-VALUE = 7  #: the value or values (mask) the pattern is about
-SRC = 8  #: a chain's first potential, or -1
-TARGET = 9  #: a chain's conclusion potential, or -1
-SUB = 10  #: a technique's variant (a forcing chain's kind, a link pattern's code, ...)
-REGION_SLOT = 11  #: a region the pattern stands on, -1 for none
+#: its arrays and header slots are named in ``record`` (H_HDR, KIND, ...)
 
 
 @kernel(inline="always")
 def clear_hint(h, kind, diff):
-    hdr = h[0]
+    hdr = h[H_HDR]
     hdr[:] = 0
     hdr[KIND] = kind
     hdr[PCELL] = -1
     hdr[SRC] = -1
     hdr[TARGET] = -1
     hdr[REGION_SLOT] = -1
-    h[1][0] = diff
+    h[H_DIFF][0] = diff
 
 
 @kernel(inline="always")
 def add_elim(h, cell, value):
-    hdr = h[0]
+    hdr = h[H_HDR]
     k = hdr[NE]
-    h[2][k, 0] = cell
-    h[2][k, 1] = value
+    h[H_ELIM][k, 0] = cell
+    h[H_ELIM][k, 1] = value
     hdr[NE] = k + 1
 
 
 @kernel(inline="always")
 def add_cell(h, cell):
-    hdr = h[0]
+    hdr = h[H_HDR]
     k = hdr[NC]
     if k < 81:
-        h[3][k] = cell
+        h[H_CELLS][k] = cell
         hdr[NC] = k + 1
 
 
 @kernel(inline="always")
 def set_place(h, cell, value):
-    h[0][PCELL] = cell
-    h[0][PVALUE] = value
+    h[H_HDR][PCELL] = cell
+    h[H_HDR][PVALUE] = value
 
 
 @kernel
 def copy_hint(src, dst):
-    n = src[0][NE]
-    dst[0][:] = src[0]
-    dst[1][0] = src[1][0]
-    dst[2][:n, :] = src[2][:n, :]
-    dst[3][:] = src[3]
+    n = src[H_HDR][NE]
+    dst[H_HDR][:] = src[H_HDR]
+    dst[H_DIFF][0] = src[H_DIFF][0]
+    dst[H_ELIM][:n, :] = src[H_ELIM][:n, :]
+    dst[H_CELLS][:] = src[H_CELLS]
 
 
 @kernel
 def apply_hint(g, h):
     """SE's ``apply``: remove the hint's candidates, then place its value if it has one."""
-    hdr, elim = h[0], h[2]
+    hdr, elim = h[H_HDR], h[H_ELIM]
     for k in range(hdr[NE]):
         remove(g, elim[k, 0], elim[k, 1])
     if hdr[PCELL] >= 0:

@@ -65,6 +65,11 @@ from .chains import (
 )
 from . import record as R  # the workspace's slots and counters, by name: R.WS_FRAME
 from .record import (  # noqa: F401 - new_hints: the Python layer's maker, here too
+    G_CAND,
+    G_POS,
+    H_HDR,
+    NP,
+    REGION_SLOT,
     HL,
     HL_REM,
     HL_PAR,
@@ -81,7 +86,7 @@ from .record import (  # noqa: F401 - new_hints: the Python layer's maker, here 
     HL_SORTED,
     new_hints,
 )
-from .core import CELL_POS, CELL_REGION, LOW, NP, POP, REGION, SEES, length_difficulty
+from .core import CELL_POS, CELL_REGION, LOW, POP, REGION, SEES, length_difficulty
 
 # -- rule parents, identities, complexity -----------------------------------------------------------
 
@@ -98,7 +103,7 @@ def _mix(x):
 def _cause_parents(g, src_cand, src_pos, p, cause, hl):
     """The candidates gone since the outer chain began that made the "on" potential p (SE's
     ``collectRuleParents`` for one potential), appended to the hint list's parent pool."""
-    cand, pos = g[1], g[2]
+    cand, pos = g[G_CAND], g[G_POS]
     par, counts = hl[HL_PARS], hl[HL_COUNT]
     cell, v = pcell(p), pvalue(p)
     if cause == C_CELL:
@@ -244,7 +249,7 @@ def _hint(g, ws, h, found, collect, hl, kind, mode, base, sort, src, target, nt,
 def _list(g, hl, d, cplx, sort, target, p0, ident):
     """Append a hint whose conclusion is ``target`` to the list (its parents already written
     from ``p0`` on)."""
-    cand = g[1]
+    cand = g[G_CAND]
     counts = hl[HL_COUNT]
     k = counts[0]
     if k >= HL:
@@ -333,7 +338,7 @@ def clear_hints(hl):
 def unary_all(g, ws, hl, src_cand, src_pos):
     """Every hint of SE's unary chains on the grid (three passes: X, Y, both links), listed
     with their removals and rule parents against the outer chain's grid (``src_*``)."""
-    cand = g[1]
+    cand = g[G_CAND]
     pend = np.zeros(NP, dtype=np.int64)
     for mode in range(3):
         x_links = mode != 1
@@ -506,7 +511,7 @@ def _cycles_all(g, ws, hl, source, y_links, x_links, pend_on, src_cand, src_pos)
 @kernel
 def _closing_cause(g, source, partner, y_links, x_links):
     """The cause of the implication partner (off) => source (on) that closes a cycle."""
-    pos = g[2]
+    pos = g[G_POS]
     if y_links and pcell(partner) == pcell(source):
         return C_CELL
     cell, v = pcell(source), pvalue(source)
@@ -524,7 +529,7 @@ def _cycle_list(g, ws, hl, nodes, ncause, last, source, y_links, x_links, j, npa
     cycle seeing one of its "on" and one of its "off" potentials of a value, in the order its
     walk meets them, then as a Java HashMap of cells iterates), rule parents from every
     potential but the source (SE collects them from the cycle and its reverse)."""
-    cand = g[1]
+    cand = g[G_CAND]
     incycle = np.zeros(81, dtype=np.bool_)
     forw = np.zeros((81, 10), dtype=np.bool_)
     back = np.zeros((81, 10), dtype=np.bool_)
@@ -666,8 +671,8 @@ def _mc(g, ws, h, mode, level, nl, collect, hl, source, inner):
     Either the best hint into ``h`` (returns whether found) or, ``collect``, every hint listed."""
     src_cand, src_pos = source
     found = False
-    cand = g[1]
-    pos = g[2]
+    cand = g[G_CAND]
+    pos = g[G_POS]
     dynamic = mode == 2
     if not dynamic:
         base = 8.0
@@ -768,7 +773,7 @@ def _mc(g, ws, h, mode, level, nl, collect, hl, source, inner):
                         if _hint(g, ws, h, found, collect, hl, T.REGION_FORCING, sub, base, 6, pot(cell, v, 1), q, nf, tf,
                                  tp, tv, C_BLOCK + t, src_cand, src_pos, nested):
                             if not collect:
-                                h[0][11] = r
+                                h[H_HDR][REGION_SLOT] = r
                             found = True
         if card == 2 or card > 2:
             for state in (1, 0):

@@ -11,6 +11,21 @@ import numpy as np
 
 from . import ids as T
 from ..build.jit import kernel
+from .record import (
+    GROUPED,
+    G_CAND,
+    G_POS,
+    G_VALUES,
+    H_DIFF,
+    H_HDR,
+    KIND,
+    LINES,
+    NE,
+    REMOVED,
+    RING,
+    SUB,
+    VALUE,
+)
 from ..search.bits import popcount
 from .core import (
     CELL_MASK,
@@ -63,7 +78,7 @@ def _add_link(links, n, r, t, grouped, a, b):
 def _collect_links(g, v, links):
     """Links of value v: rows ``[region, type, grouped, a0, a1, a2, b0, b1, b2]`` (ends as up to
     three cells, -1 padded; ``type`` 0 block, 1 row, 2 column). Returns how many."""
-    pos = g[2]
+    pos = g[G_POS]
     n = 0
     for r in range(27):
         m = pos[r, v]
@@ -241,8 +256,8 @@ def strong_links(g, degree, scratch, best, masks, cache, ok):
     link with an end in a region holding the exit end, no place in common with the links so
     far. A pattern is about one value's cells only: a value whose cells (``masks``) are those
     of a search that found nothing (``cache``, ``ok``) is skipped."""
-    cand, pos = g[1], g[2]
-    best[0][0] = 0
+    cand, pos = g[G_CAND], g[G_POS]
+    best[H_HDR][KIND] = 0
     digit_masks(g, masks)
     links = np.zeros((MAXLINKS, 9), dtype=np.int64)
     lmask = np.zeros((MAXLINKS, 2), dtype=np.uint64)
@@ -269,7 +284,7 @@ def strong_links(g, degree, scratch, best, masks, cache, ok):
             ok[v] = 1
             cache[v, 0] = masks[v, 0]
             cache[v, 1] = masks[v, 1]
-    return best[0][0] != 0
+    return best[H_HDR][KIND] != 0
 
 
 @kernel
@@ -277,7 +292,7 @@ def _links_value(g, v, degree, n, links, lmask, end_regs, region_ends, nre, chai
                  vmask, touched, scratch, best):
     """The chains of one value (``strong_links``); ``touched[0]`` set when one removes
     something or is cut short by the best so far (then the value's search is not a "nothing")."""
-    cand, pos = g[1], g[2]
+    cand, pos = g[G_CAND], g[G_POS]
     if True:
         for li in range(n):
             r = links[li, 0]
@@ -334,7 +349,7 @@ def _links_value(g, v, degree, n, links, lmask, end_regs, region_ends, nre, chai
                     continue
                 chain[depth] = y // 2
                 ends[depth] = y % 2
-                if best[0][0] != 0 and _partial_rating(links, chain, depth + 1, degree) > best[1][0]:
+                if best[H_HDR][KIND] != 0 and _partial_rating(links, chain, depth + 1, degree) > best[H_DIFF][0]:
                     touched[0] = 1
                     continue
                 if depth + 1 == degree:
@@ -350,7 +365,7 @@ def _links_value(g, v, degree, n, links, lmask, end_regs, region_ends, nre, chai
 
 @kernel
 def _links_hint(g, v, vmask, links, end_regs, chain, ends, shares, degree, scratch, best):
-    cand = g[1]
+    cand = g[G_CAND]
     first, last = chain[0], chain[degree - 1]
     e0 = 2 * first + ends[0]
     e1 = 2 * last + 1 - ends[degree - 1]
@@ -381,7 +396,7 @@ def _links_hint(g, v, vmask, links, end_regs, chain, ends, shares, degree, scrat
         diff += 0.2
     elif block or (rows and cols):
         diff += 0.1
-    if best[0][0] != 0 and diff > best[1][0]:
+    if best[H_HDR][KIND] != 0 and diff > best[H_DIFF][0]:
         return True
     val_lo, val_hi = vmask[0], vmask[1]
     a_lo, a_hi = _seen_by(links, e0)
@@ -406,7 +421,7 @@ def _links_hint(g, v, vmask, links, end_regs, chain, ends, shares, degree, scrat
             vic_hi |= w_hi
     if vic_lo == 0 and vic_hi == 0:
         return False
-    if best[0][0] == 0 or diff < best[1][0] or (diff == best[1][0] and removed > best[0][15]):
+    if best[H_HDR][KIND] == 0 or diff < best[H_DIFF][0] or (diff == best[H_DIFF][0] and removed > best[H_HDR][REMOVED]):
         clear_hint(scratch, T.STRONG_LINKS, diff)
         for c in range(81):
             if c < 64:
@@ -415,12 +430,12 @@ def _links_hint(g, v, vmask, links, end_regs, chain, ends, shares, degree, scrat
                 hit = (vic_hi >> np.uint64(c - 64)) & np.uint64(1)
             if hit:
                 add_elim(scratch, c, v)
-        scratch[0][7] = v
-        scratch[0][10] = degree
-        scratch[0][12] = grouped
-        scratch[0][13] = 1 if ring >= 0 else 0
-        scratch[0][14] = (1 if block else 0) | (2 if rows else 0) | (4 if cols else 0)
-        scratch[0][15] = removed
+        scratch[H_HDR][VALUE] = v
+        scratch[H_HDR][SUB] = degree
+        scratch[H_HDR][GROUPED] = grouped
+        scratch[H_HDR][RING] = 1 if ring >= 0 else 0
+        scratch[H_HDR][LINES] = (1 if block else 0) | (2 if rows else 0) | (4 if cols else 0)
+        scratch[H_HDR][REMOVED] = removed
         for d in range(degree):
             for x in range(2):
                 for k in range(3):
@@ -503,8 +518,8 @@ def unique_loops(g, scratch, best):
     """Unique rectangles and loops, types 1 to 4 (4.5 for a rectangle, 4.6 a loop of 6, 4.7 of
     8, 5.0 longer; type 3 adds 0.1 per value of its naked or hidden set past the first). SE
     takes the easiest, then the lowest type; left in ``best``, True if any."""
-    cand = g[1]
-    best[0][0] = 0
+    cand = g[G_CAND]
+    best[H_HDR][KIND] = 0
     loop = np.zeros(32, dtype=np.int64)
     allowed = np.zeros(32, dtype=np.int64)
     extra = np.zeros(32, dtype=np.int64)
@@ -553,16 +568,16 @@ def unique_loops(g, scratch, best):
                 it[depth] = 0
                 inloop[nxt] = 1
         inloop[start] = 0
-    return best[0][0] != 0
+    return best[H_HDR][KIND] != 0
 
 
 @kernel
 def _ul_offer(scratch, best, loop, n, kind_type):
-    if scratch[0][1] == 0:
+    if scratch[H_HDR][NE] == 0:
         return
-    diff = scratch[1][0]
-    if best[0][0] == 0 or diff < best[1][0] or (diff == best[1][0] and kind_type < best[0][10]):
-        scratch[0][10] = kind_type
+    diff = scratch[H_DIFF][0]
+    if best[H_HDR][KIND] == 0 or diff < best[H_DIFF][0] or (diff == best[H_DIFF][0] and kind_type < best[H_HDR][SUB]):
+        scratch[H_HDR][SUB] = kind_type
         for k in range(n):
             add_cell(scratch, loop[k])
         _copy(scratch, best)
@@ -570,7 +585,7 @@ def _ul_offer(scratch, best, loop, n, kind_type):
 
 @kernel
 def _loop_found(g, loop, n, v1, v2, scratch, best):
-    cand, pos = g[1], g[2]
+    cand, pos = g[G_CAND], g[G_POS]
     if not _valid_loop(loop, n):
         return
     both = (1 << v1) | (1 << v2)
@@ -625,7 +640,7 @@ def _loop_found(g, loop, n, v1, v2, scratch, best):
 
 @kernel
 def _ul_type2(g, loop, n, extras, ne, both, base, scratch, best):
-    cand = g[1]
+    cand = g[G_CAND]
     value = LOW[cand[extras[0]] & ~both]
     clear_hint(scratch, T.UNIQUE_LOOP, base)
     for c in range(81):
@@ -643,7 +658,7 @@ def _ul_type2(g, loop, n, extras, ne, both, base, scratch, best):
 
 @kernel
 def _ul_type3(g, loop, n, c1, c2, v1, v2, rest, base, scratch, best):
-    cand, pos = g[1], g[2]
+    cand, pos = g[G_CAND], g[G_POS]
     both = (1 << v1) | (1 << v2)
     for degree in range(2, 8):
         for t in range(3):
@@ -735,7 +750,7 @@ def _ul_type3(g, loop, n, c1, c2, v1, v2, rest, base, scratch, best):
 def bug(g, h):
     """BUG types 1 (5.6), 2 and 4 (5.7) and 3 (5.7 + 0.1 per value past the first of its naked
     set), found as SukakuExplainer finds them (with lkSudoku's fix)."""
-    values, cand, pos = g[0], g[1], g[2]
+    values, cand, pos = g[G_VALUES], g[G_CAND], g[G_POS]
     temp = cand.copy()
     bug_cells = np.zeros(81, dtype=np.int64)
     bug_vals = np.zeros(81, dtype=np.int64)
@@ -832,22 +847,22 @@ def bug(g, h):
     if nb == 1:
         c = bug_cells[0]
         clear_hint(h, T.BUG, 5.6)
-        h[0][10] = 1
+        h[H_HDR][SUB] = 1
         gone = cand[c] & ~all_bug
         for v in range(1, 10):
             if (gone >> v) & 1:
                 add_elim(h, c, v)
         add_cell(h, c)
-        return h[0][1] > 0
+        return h[H_HDR][NE] > 0
     if POP[all_bug] == 1:
         v = LOW[all_bug]
         if have_common:
             clear_hint(h, T.BUG, 5.7)
-            h[0][10] = 2
+            h[H_HDR][SUB] = 2
             for c in range(81):
                 if common[c] and (cand[c] >> v) & 1:
                     add_elim(h, c, v)
-            if h[0][1] > 0:
+            if h[H_HDR][NE] > 0:
                 for q in range(nb):
                     add_cell(h, bug_cells[q])
                 return True
@@ -874,7 +889,7 @@ def _narrow(common, c, bug_cells, nb, have_common):
 
 @kernel
 def _bug4(g, h, bug_cells, bug_vals, all_bug):
-    cand = g[1]
+    cand = g[G_CAND]
     c1, c2 = bug_cells[0], bug_cells[1]
     common = cand[c1] & cand[c2] & ~all_bug
     if POP[common] != 1:
@@ -884,7 +899,7 @@ def _bug4(g, h, bug_cells, bug_vals, all_bug):
         if CELL_REGION[c1, t] != CELL_REGION[c2, t]:
             continue
         clear_hint(h, T.BUG, 5.7)
-        h[0][10] = 4
+        h[H_HDR][SUB] = 4
         for x in range(2):
             c = c1 if x == 0 else c2
             gone = cand[c] & ~bug_vals[c] & ~(1 << value)
@@ -893,13 +908,13 @@ def _bug4(g, h, bug_cells, bug_vals, all_bug):
                     add_elim(h, c, v)
         add_cell(h, c1)
         add_cell(h, c2)
-        return h[0][1] > 0
+        return h[H_HDR][NE] > 0
     return False
 
 
 @kernel
 def _bug3(g, h, bug_cells, nb, all_bug, common):
-    cand = g[1]
+    cand = g[G_CAND]
     cells = np.zeros(81, dtype=np.int64)
     for degree in range(2, 7):
         for t in range(3):
@@ -934,7 +949,7 @@ def _bug3(g, h, bug_cells, nb, all_bug, common):
                 if not ok or POP[union] != degree or POP[union | all_bug] != degree:
                     continue
                 clear_hint(h, T.BUG, 5.7 + (degree - 1) * 0.1)
-                h[0][10] = 3
+                h[H_HDR][SUB] = 3
                 for k in range(nr):
                     c = cells[k]
                     if (tm >> k) & 1:
@@ -943,7 +958,7 @@ def _bug3(g, h, bug_cells, nb, all_bug, common):
                     for v in range(1, 10):
                         if (gone >> v) & 1:
                             add_elim(h, c, v)
-                if h[0][1] > 0:
+                if h[H_HDR][NE] > 0:
                     for k in range(nb):
                         add_cell(h, bug_cells[k])
                     return True
@@ -958,7 +973,7 @@ def aligned_exclusion(g, h, degree):
     """Aligned Pair (6.2) and Triplet (7.5) Exclusion: for two (three) cells, each combination of
     their values that leaves a cell seeing them all without a candidate (or puts one value twice
     in a region) is impossible; a value of a cell in no possible combination goes."""
-    cand = g[1]
+    cand = g[G_CAND]
     ncand = np.zeros(81, dtype=np.int64)
     excl = np.zeros((81, 20), dtype=np.int64)
     nex = np.zeros(81, dtype=np.int64)
@@ -1026,7 +1041,7 @@ def aligned_exclusion(g, h, degree):
 
 @kernel
 def _exclusion(g, h, cells, degree, excl, nex):
-    cand = g[1]
+    cand = g[G_CAND]
     common = np.zeros(20, dtype=np.int64)
     nco = 0
     c0 = cells[0]
@@ -1078,7 +1093,7 @@ def _exclusion(g, h, cells, degree, excl, nex):
         for v in range(1, 10):
             if (m >> v) & 1 and not allowed[i, v]:
                 add_elim(h, cells[i], v)
-    if h[0][1] == 0:
+    if h[H_HDR][NE] == 0:
         return False
     for i in range(degree):
         add_cell(h, cells[i])

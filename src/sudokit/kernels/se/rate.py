@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..build.jit import kernel
+from .record import H_DIFF, H_HDR, KIND, PCELL
 from .chains import (
     DYNAMIC,
     DYNAMIC_PLUS,
@@ -31,7 +32,7 @@ from .record import (
     W_OVER,
     W_RULE,
 )
-from .core import PCELL, apply_hint, borrow_grid, borrow_hint, copy_hint, solved
+from .core import apply_hint, borrow_grid, borrow_hint, copy_hint, solved
 from .patterns import aligned_exclusion, bug, strong_links, unique_loops
 from .rules import als_wing, fish, hidden_set, hidden_single, locking, naked_set, naked_single, xy_wing
 
@@ -192,19 +193,19 @@ def book(g, h, res, rates, log, rule):
     """Take the step in ``h`` (found by rule ``rule``) as SE's path does: ER, EP and ED
     updated, the step logged while ``log`` has room, the grid changed. ``rate`` calls it, and
     so does the Python side for the nested chains' steps."""
-    diff = h[1][0]
+    diff = h[H_DIFF][0]
     k = res[R_STEPS]
     if k < log.shape[0]:
         log[k, 0] = rule
-        log[k, 1] = h[0][0]
+        log[k, 1] = h[H_HDR][KIND]
         log[k, 2] = np.int64(diff * 1000.0 + 0.5)
-        log[k, 3] = h[0][PCELL]
+        log[k, 3] = h[H_HDR][PCELL]
     if diff > rates[R_ER]:
         rates[R_ER] = diff
     if res[R_PEARL_SET] == 0:
         if k == 0:
             rates[R_ED] = rates[R_ER]
-        if h[0][PCELL] >= 0:
+        if h[H_HDR][PCELL] >= 0:
             rates[R_EP] = rates[R_ER]
             res[R_PEARL_SET] = 1
     apply_hint(g, h)

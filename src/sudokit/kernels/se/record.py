@@ -9,7 +9,7 @@ import numpy as np
 
 ALL = 0x3FE  #: every candidate, bits 1..9
 NP = 81 * 9 * 2  #: potentials
-HDR = 16  #: a hint's header slots (``core`` names them)
+HDR = 16  #: a hint's header slots (named below)
 FRAMES = 20  #: chainings kept side by side in a workspace
 POOL = 40000  #: parents per frame
 QUEUE = NP + 8
@@ -17,6 +17,34 @@ FS = 16  #: a frame's scalars (``chains`` names them)
 ADV_MAX = 729  #: advanced potentials (dynamic (+))
 ADV_POOL = 729 * 24
 
+
+#: the grid's arrays (``new_grid`` makes them in this order): kernels read ``g[G_CAND]``
+G_VALUES = 0  #: each cell's value, 0 for empty
+G_CAND = 1  #: each cell's candidates, bits 1..9
+G_POS = 2  #: per region and value, the region's positions that can still take it
+
+#: a hint's arrays (``new_hint`` makes them in this order)
+H_HDR = 0  #: the header, in the slots below
+H_DIFF = 1  #: its difficulty (one float)
+H_ELIM = 2  #: eliminations (cell, value)
+H_CELLS = 3  #: the pattern's cells
+#: ``h[H_HDR]`` slots
+KIND = 0  #: technique id (``ids``)
+NE = 1  #: eliminations written
+PCELL = 2  #: the cell a value is placed in, -1 for none
+PVALUE = 3  #: the value placed
+NC = 4  #: pattern cells written
+CPLX = 5  #: a chain's complexity (SE's number of nodes; the length penalty reads it)
+SORT = 6  #: a chain's sort key (SE's tie-break after difficulty and complexity)
+VALUE = 7  #: the value or values (mask) the pattern is about
+SRC = 8  #: a chain's first potential, or -1
+TARGET = 9  #: a chain's conclusion potential, or -1
+SUB = 10  #: a technique's variant (a forcing chain's kind, a link pattern's code, ...)
+REGION_SLOT = 11  #: a region the pattern stands on, -1 for none
+GROUPED = 12  #: strong links: 1 where a link is grouped
+RING = 13  #: strong links: 1 for a closed loop
+LINES = 14  #: strong links: the kinds of region linked (1 block, 2 row, 4 column)
+REMOVED = 15  #: candidates the hint removes (a tie-break between equal hints)
 
 #: the workspace's slots (``new_workspace`` lists them in this order, with what each holds):
 #: kernels read ``ws[WS_FRAME]``, never a bare number

@@ -15,6 +15,21 @@ import numpy as np
 
 from . import ids as T
 from ..build.jit import kernel
+from .record import (
+    G_CAND,
+    G_POS,
+    G_VALUES,
+    H_CELLS,
+    H_DIFF,
+    H_ELIM,
+    H_HDR,
+    KIND,
+    NE,
+    REGION_SLOT,
+    REMOVED,
+    SUB,
+    VALUE,
+)
 from .core import (
     CELL_REGION,
     CROSS,
@@ -60,7 +75,7 @@ def subsets(k):
 def hidden_single(g, h):
     """Last cell of a region (1.0), then hidden singles in blocks (1.2), columns and rows
     (1.5)."""
-    pos = g[2]
+    pos = g[G_POS]
     for alone in range(2):
         for k in range(3):
             t = SCAN_TYPES[k]
@@ -76,15 +91,15 @@ def hidden_single(g, h):
                             diff = 1.0 if is_alone else (1.2 if t == 0 else 1.5)
                             clear_hint(h, T.HIDDEN_SINGLE, diff)
                             set_place(h, cell, v)
-                            h[0][11] = r
-                            h[0][10] = 0 if is_alone else (1 if t == 0 else 2)
+                            h[H_HDR][REGION_SLOT] = r
+                            h[H_HDR][SUB] = 0 if is_alone else (1 if t == 0 else 2)
                             return True
     return False
 
 
 @kernel
 def naked_single(g, h):
-    values, cand = g[0], g[1]
+    values, cand = g[G_VALUES], g[G_CAND]
     for c in range(81):
         if values[c] == 0:
             m = cand[c]
@@ -114,7 +129,7 @@ def _inside(pos_mask, r1, r2):
 
 @kernel
 def _lock_elims(g, h, r1, r2, v):
-    cand = g[1]
+    cand = g[G_CAND]
     for i in range(9):
         c = REGION[r2, i]
         if not IN_REGION[r1, c] and (cand[c] >> v) & 1:
@@ -130,7 +145,7 @@ def locking(g, h, direct):
     """Pointing (block -> line) and claiming (line -> block). In direct mode only where the
     removal leaves a hidden single in a third region of the first type (1.7 pointing, 1.9
     claiming, the single placed); otherwise any removal (2.6, 2.8)."""
-    pos = g[2]
+    pos = g[G_POS]
     for k in range(4):
         t1, t2 = LOCK_TYPES[k, 0], LOCK_TYPES[k, 1]
         for v in range(1, 10):
@@ -167,15 +182,15 @@ def locking(g, h, direct):
                                     clear_hint(h, kind, 1.7 if t1 == 0 else 1.9)
                                     _lock_elims(g, h, r1, r2, v)
                                     set_place(h, hcell, v)
-                                    h[0][7] = v
-                                    h[0][11] = r1
+                                    h[H_HDR][VALUE] = v
+                                    h[H_HDR][REGION_SLOT] = r1
                                     return True
                     else:
                         clear_hint(h, T.POINTING if t1 == 0 else T.CLAIMING, 2.6 if t1 == 0 else 2.8)
                         _lock_elims(g, h, r1, r2, v)
-                        if h[0][1] > 0:
-                            h[0][7] = v
-                            h[0][11] = r1
+                        if h[H_HDR][NE] > 0:
+                            h[H_HDR][VALUE] = v
+                            h[H_HDR][REGION_SLOT] = r1
                             return True
     return False
 
@@ -187,7 +202,7 @@ def locking(g, h, direct):
 def hidden_set(g, h, degree, direct):
     """Hidden pairs, triplets, quads; in direct mode only where the set leaves a hidden single
     for another value of its region (2.0 pair, 2.5 triplet, the single placed)."""
-    pos, cand = g[2], g[1]
+    pos, cand = g[G_POS], g[G_CAND]
     tuples = subsets(degree)
     for k in range(3):
         t = SCAN_TYPES[k]
@@ -224,23 +239,23 @@ def hidden_set(g, h, degree, direct):
                                 clear_hint(h, kind, 2.0 if degree == 2 else 2.5)
                                 _hidden_elims(g, h, r, union, values)
                                 set_place(h, REGION[r, LOW[rest]], v)
-                                h[0][7] = values
-                                h[0][11] = r
+                                h[H_HDR][VALUE] = values
+                                h[H_HDR][REGION_SLOT] = r
                                 return True
                 else:
                     kind = T.HIDDEN_PAIR if degree == 2 else (T.HIDDEN_TRIPLET if degree == 3 else T.HIDDEN_QUAD)
                     clear_hint(h, kind, 3.4 if degree == 2 else (4.0 if degree == 3 else 5.4))
                     _hidden_elims(g, h, r, union, values)
-                    if h[0][1] > 0:
-                        h[0][7] = values
-                        h[0][11] = r
+                    if h[H_HDR][NE] > 0:
+                        h[H_HDR][VALUE] = values
+                        h[H_HDR][REGION_SLOT] = r
                         return True
     return False
 
 
 @kernel
 def _hidden_elims(g, h, r, cells_mask, values):
-    cand = g[1]
+    cand = g[G_CAND]
     m = cells_mask
     while m:
         c = REGION[r, LOW[m & -m]]
@@ -255,7 +270,7 @@ def _hidden_elims(g, h, r, cells_mask, values):
 @kernel
 def naked_set(g, h, degree):
     """Naked pairs (3.0), triplets (3.6), quads (5.0)."""
-    cand = g[1]
+    cand = g[G_CAND]
     tuples = subsets(degree)
     for k in range(3):
         t = SCAN_TYPES[k]
@@ -288,9 +303,9 @@ def naked_set(g, h, degree):
                     for v in range(1, 10):
                         if (common >> v) & 1:
                             add_elim(h, c, v)
-                if h[0][1] > 0:
-                    h[0][7] = union
-                    h[0][11] = r
+                if h[H_HDR][NE] > 0:
+                    h[H_HDR][VALUE] = union
+                    h[H_HDR][REGION_SLOT] = r
                     return True
     return False
 
@@ -303,7 +318,7 @@ FISH_TYPES = np.array([[2, 1], [1, 2]], dtype=np.int64)
 @kernel
 def fish(g, h, degree):
     """X-Wing (3.2), Swordfish (3.8), Jellyfish (5.2): columns as bases first, then rows."""
-    values, pos = g[0], g[2]
+    values, pos = g[G_VALUES], g[G_POS]
     occurrences = np.zeros(10, dtype=np.int64)
     for c in range(81):
         occurrences[values[c]] += 1
@@ -337,7 +352,7 @@ def fish(g, h, degree):
                     while rest:
                         add_elim(h, REGION[cover, LOW[rest & -rest]], v)
                         rest &= rest - 1
-                if h[0][1] > 0:
+                if h[H_HDR][NE] > 0:
                     m = lines
                     while m:
                         base = t1 * 9 + LOW[m & -m]
@@ -346,8 +361,8 @@ def fish(g, h, degree):
                         while pm:
                             add_cell(h, REGION[base, LOW[pm & -pm]])
                             pm &= pm - 1
-                    h[0][7] = v
-                    h[0][10] = t1
+                    h[H_HDR][VALUE] = v
+                    h[H_HDR][SUB] = t1
                     return True
     return False
 
@@ -358,7 +373,7 @@ def fish(g, h, degree):
 @kernel
 def xy_wing(g, h, xyz):
     """XY-Wing (4.2) and XYZ-Wing (4.4)."""
-    cand = g[1]
+    cand = g[G_CAND]
     target = 3 if xyz else 2
     for i in range(81):
         xy = cand[i]
@@ -392,11 +407,11 @@ def xy_wing(g, h, xyz):
                         continue
                     if SEES[c, xz_cell] and SEES[c, yz_cell] and (not xyz or SEES[c, i]) and (cand[c] >> z) & 1:
                         add_elim(h, c, z)
-                if h[0][1] > 0:
+                if h[H_HDR][NE] > 0:
                     add_cell(h, i)
                     add_cell(h, xz_cell)
                     add_cell(h, yz_cell)
-                    h[0][7] = z
+                    h[H_HDR][VALUE] = z
                     return True
     return False
 
@@ -471,8 +486,8 @@ def als_wing(g, size, scratch, best):
     z cells. Both values restricted: a doubly linked wing, which also removes the set's other
     values from the cells seeing all their holders. SE rates the easiest and, among equals,
     the one removing most; that one is left in ``best`` (True if any)."""
-    cand = g[1]
-    best[0][0] = 0
+    cand = g[G_CAND]
+    best[H_HDR][KIND] = 0
     cells = np.zeros(8, dtype=np.int64)
     unions = np.zeros(9, dtype=np.int64)
     biggest = np.zeros(9, dtype=np.int64)
@@ -505,12 +520,12 @@ def als_wing(g, size, scratch, best):
         else:
             depth += 1
             nxt[depth] = c + 1
-    return best[0][0] != 0
+    return best[H_HDR][KIND] != 0
 
 
 @kernel
 def _wing_close(g, size, cells, union, biggest, scratch, best):
-    cand = g[1]
+    cand = g[G_CAND]
     for yz in range(81):
         ym = cand[yz]
         if POP[ym] != 2 or ym & union != ym:
@@ -556,19 +571,19 @@ def _wing_close(g, size, cells, union, biggest, scratch, best):
             removed += _wing_victims(cand, cells, size, yz, z, scratch)
         if removed == 0:
             continue
-        if best[0][0] == 0 or diff < best[1][0] or (diff == best[1][0] and removed > best[0][15]):
+        if best[H_HDR][KIND] == 0 or diff < best[H_DIFF][0] or (diff == best[H_DIFF][0] and removed > best[H_HDR][REMOVED]):
             for k in range(size):
                 add_cell(scratch, cells[k])
             add_cell(scratch, yz)
-            scratch[0][7] = ym
-            scratch[0][15] = removed
+            scratch[H_HDR][VALUE] = ym
+            scratch[H_HDR][REMOVED] = removed
             _copy(scratch, best)
 
 
 @kernel
 def _copy(src, dst):
-    n = src[0][1]
-    dst[0][:] = src[0]
-    dst[1][0] = src[1][0]
-    dst[2][:n, :] = src[2][:n, :]
-    dst[3][:] = src[3]
+    n = src[H_HDR][NE]
+    dst[H_HDR][:] = src[H_HDR]
+    dst[H_DIFF][0] = src[H_DIFF][0]
+    dst[H_ELIM][:n, :] = src[H_ELIM][:n, :]
+    dst[H_CELLS][:] = src[H_CELLS]
