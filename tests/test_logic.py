@@ -132,14 +132,14 @@ def test_a_solution_proved_already_is_not_proved_again(monkeypatch):
     """The web API proves uniqueness under its budget and hands the solution on: rate, explain
     and hint then search no more, and rate the same."""
     solution = sudokit.solve(UNFAIR).board
-    expected = sudokit.rate(UNFAIR, scale="all", node_limit=100_000)
+    expected = sudokit.rate(UNFAIR, scale="all", potential_limit=100_000)
     explained, step = sudokit.explain(UNFAIR), sudokit.hint(UNFAIR)
 
     def no_search(*args, **kwargs):
         raise AssertionError("uniqueness proved again")
 
     monkeypatch.setattr(sudokit.solver, "count", no_search)
-    rating = sudokit.rate(UNFAIR, scale="all", node_limit=100_000, solution=solution)
+    rating = sudokit.rate(UNFAIR, scale="all", potential_limit=100_000, solution=solution)
     assert rating.to_json() | {"elapsed": 0} == expected.to_json() | {"elapsed": 0}
     again = sudokit.explain(UNFAIR, solution=solution)
     assert (again.steps, again.rating.level, again.rating.score) == (explained.steps, explained.rating.level, explained.rating.score)

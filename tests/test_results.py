@@ -85,3 +85,31 @@ def test_results_draw_themselves_in_a_notebook():
     assert "value 40" in best and "<svg" in best
     none = sudokit.solve("55" + "." * 79)._repr_html_()
     assert "no solution" in none and "<svg" in none
+
+
+def test_a_budget_cuts_its_units_into_kernel_calls():
+    """``results.Budget``: the one account every budgeted loop slices its kernel calls from."""
+    from sudokit.results import Budget
+
+    untimed = Budget(100)
+    assert untimed.next_call() == 100  # no deadline, no aim: every unit at once
+    untimed.record(60, 0.1)
+    assert untimed.next_call() == 40 and not untimed.exhausted
+    untimed.record(40, 0.1)
+    assert untimed.next_call() == 0 and untimed.exhausted
+    assert Budget().next_call() is None and not Budget().exhausted  # no bound at all
+
+    sliced = Budget(10_000, 60.0, first=500, aim=0.05, least=100)
+    assert sliced.next_call() == 500  # before the speed is known
+    sliced.record(1_000, 0.01)  # 100,000 units a second: 50 ms is 5,000
+    assert sliced.next_call() == 5_000
+    sliced.record(8_500, 0.085)
+    assert sliced.next_call() == 500  # what is left
+    slow = Budget(None, None, first=500, aim=0.05, least=100)
+    slow.record(1, 1.0)
+    assert slow.next_call() == 100  # never below the smallest call worth making
+
+    assert Budget(None, 0.0).exhausted and Budget(None, 0.0).out_of_time
+    near = Budget(None, 0.2, first=1_000)
+    near.record(1_000, 0.001)  # a million a second, under 0.2 s left: at most 200,000
+    assert 0 < near.next_call() <= 200_000

@@ -172,11 +172,11 @@ def test_forum_puzzles_get_the_recorded_er_ep_ed(puzzle, se):
 
 def test_a_budget_gives_unknown_and_a_lower_bound_not_a_hang():
     puzzle = FORUM[1][0]
-    rating = sudokit.rate(puzzle, scale="se", node_limit=20_000)
+    rating = sudokit.rate(puzzle, scale="se", potential_limit=20_000)
     assert rating.se_status is sudokit.SolveStatus.UNKNOWN
     assert 2.0 <= rating.er <= 10.1  # a lower bound: SE's rating is 10.1
     assert "unknown" in str(rating)
-    path = sudokit.explain_se(puzzle, node_limit=20_000)
+    path = sudokit.explain_se(puzzle, potential_limit=20_000)
     assert path.status is sudokit.SolveStatus.UNKNOWN and path.result.er == rating.er
     # stopped before its first step (rated 9.8): EP and ED are bounded by the same step, and EP
     # is never below ED
@@ -184,12 +184,31 @@ def test_a_budget_gives_unknown_and_a_lower_bound_not_a_hang():
     assert str(rating).startswith(f"SE >={rating.er:.1f}/")
 
 
+def test_each_budget_counts_its_own_unit():
+    """``node_limit`` counts search nodes (the proof that the puzzle has one solution),
+    ``potential_limit`` SE's potentials: a node budget never cuts SE's chains short, and a
+    proof cut short leaves the whole rating unknown (issue 33)."""
+    puzzle = SHOWCASE[8][2]  # ER 6.4: a few thousand potentials, a proof of a few dozen nodes
+    nodes_only = sudokit.rate(puzzle, scale="se", node_limit=10_000)
+    assert nodes_only.se_status is sudokit.SolveStatus.SOLVED and nodes_only.er == 6.4
+    open_board = "." * 81  # several solutions: a proof that needs more than one node
+    assert sudokit.rate(open_board, node_limit=1).status is sudokit.SolveStatus.UNKNOWN
+    assert sudokit.rate(open_board).status is sudokit.SolveStatus.SEVERAL
+    cut = sudokit.rate(FORUM[1][0], scale="se", node_limit=10_000, potential_limit=20_000)
+    assert cut.status is sudokit.SolveStatus.SOLVED and cut.se_status is sudokit.SolveStatus.UNKNOWN
+    with pytest.raises(ValueError, match="potential_limit must be a positive integer"):
+        sudokit.rate(puzzle, scale="se", potential_limit=0)
+    cut_short = CliRunner().invoke(cli, ["rate", "--node-limit", "1"], input=open_board + "\n")
+    assert cut_short.exit_code == 3 and cut_short.stdout == "unknown (budget exhausted)\n"
+    assert "the proof that it has one solution ran out of budget" in cut_short.stderr
+
+
 def test_a_stop_before_the_first_placement_bounds_ep_by_er():
     puzzle = FORUM[0][0]  # 9.7/9.7/2.6: a 2.6 step, then chains before anything is placed
-    rating = sudokit.rate(puzzle, scale="se", node_limit=20_000)
+    rating = sudokit.rate(puzzle, scale="se", potential_limit=20_000)
     assert rating.se_status is sudokit.SolveStatus.UNKNOWN
     assert rating.ed == 2.6 and rating.ep == rating.er >= 2.6
-    path = sudokit.explain_se(puzzle, node_limit=20_000)
+    path = sudokit.explain_se(puzzle, potential_limit=20_000)
     assert (path.result.er, path.result.ep, path.result.ed) == (rating.er, rating.ep, rating.ed)
 
 
@@ -222,7 +241,8 @@ def test_one_scale_object_decides_for_every_caller():
     with pytest.raises(ValueError, match="scale must be one of all, hodoku, se, not 'SE'"):
         sudokit.rate(small, scale="SE")
     assert scale_of("se") is SE and scale_of(SE) is SE and SINGLE == ("hodoku", "se")
-    assert ALL.budget(sudokit.Limits()).node_limit == SE_DEFAULT_WORK and SE.budget(sudokit.Limits()).node_limit is None
+    assert ALL.budget(sudokit.Limits()).potential_limit == SE_DEFAULT_WORK and SE.budget(sudokit.Limits()).potential_limit is None
+    assert ALL.budget(sudokit.Limits(node_limit=5)).potential_limit == SE_DEFAULT_WORK  # nodes are not potentials
     assert RATING_COLUMNS == ALL.columns == HODOKU.columns + SE.columns
 
 
@@ -259,7 +279,7 @@ def test_cli_rate_and_explain_on_se_scale():
     steps = runner.invoke(cli, ["explain", "--scale", "se"], input=puzzle + "\n").stdout.splitlines()
     assert steps[0] == puzzle and steps[1] == "1. Hidden Single (1.2): r1c1=8"
     assert "6. Claiming (2.8): r8c5<>6, r9c5<>6, r9c6<>6" in steps
-    budget = runner.invoke(cli, ["rate", "--scale", "se", "--node-limit", "20000"], input=FORUM[1][0] + "\n")
+    budget = runner.invoke(cli, ["rate", "--scale", "se", "--potential-limit", "20000"], input=FORUM[1][0] + "\n")
     assert budget.stdout.startswith(FORUM[1][0] + " >=")
     # a board SE does not rate is that record's error; the records after it are still rated
     mixed = runner.invoke(cli, ["rate", "--scale", "se"], input="...21.4..42.....\n" + puzzle + "\n")

@@ -654,6 +654,32 @@ def test_an_internal_error_is_logged_never_shown(app, monkeypatch, caplog):
     assert "secret detail" in caplog.text
 
 
+def test_each_request_proves_uniqueness_once(app, monkeypatch):
+    """The API proves the puzzle unique under the request's budget and hands the solution to
+    the library: one search per request, however many answers it gives (issue 33)."""
+    calls = []
+    count = api.solver.count  # the module's: the library's rate, explain and hint call it too
+
+    def counted(*args, **kwargs):
+        calls.append(args[1] if len(args) > 1 else kwargs.get("limit"))
+        return count(*args, **kwargs)
+
+    monkeypatch.setattr(api.solver, "count", counted)
+    for endpoint in ("rate", "explain", "hint"):
+        calls.clear()
+        ok(app, endpoint, puzzle=MEDIUM)
+        assert calls == [2], endpoint
+
+
+def test_rate_takes_a_potential_budget_in_its_own_unit(app):
+    """``potential_limit`` bounds SE's chains (``node_limit`` the proof of uniqueness); the
+    answer's budget says it, and the endpoints that run no SE refuse the field."""
+    answer = ok(app, "rate", puzzle=HARD, potential_limit=1)
+    assert answer["status"] == "solved" and answer["se_status"] == "unknown"
+    assert answer["budget"]["potential_limit"] == 1 and answer["budget"]["node_limit"] >= 1
+    refused(post(app, "solve", puzzle=EASY, potential_limit=1), 422, "potential_limit")
+
+
 def test_a_host_not_allowed_is_refused():
     app = create_app(Settings(allowed_hosts=("localhost", "127.0.0.1")))
     assert request(app, "GET", "/api/info").status_code == 400  # Host: testserver

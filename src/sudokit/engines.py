@@ -29,7 +29,7 @@ import numpy as np
 from . import warming
 from .board import Board
 from .kernels.search import protocol as P
-from .results import UNLIMITED, Limits
+from .results import UNLIMITED, Budget, Limits
 from .shape import Shape
 from .variants import plain_variant, variant_of
 
@@ -136,29 +136,22 @@ class Search:
     def run(self, limits: Limits, record_at: int = 1) -> int:
         """Call the kernel in slices until it returns DONE or LIMIT, or a budget of ``limits``
         runs out (then BUDGET). Slicing keeps Ctrl-C and time limits responsive."""
-        start = time.perf_counter()
-        deadline = self.deadline = None if limits.time_limit is None else start + limits.time_limit
-        if deadline is not None and not warming.ready(self.family, deadline):
+        budget = Budget(
+            limits.nodes - self.nodes, limits.time_limit, first=self.first_slice, aim=SLICE_SECONDS, least=100
+        )
+        self.deadline = budget.deadline
+        if budget.deadline is not None and not warming.ready(self.family, budget.deadline):
             return P.BUDGET
-        node_stop = limits.nodes
         limit = int(limits.limit)
-        slice_nodes = self.first_slice
         while True:
-            budget = min(slice_nodes, node_stop - self.nodes)
-            if budget <= 0:
+            nodes = budget.next_call()
+            if not nodes:
                 return P.BUDGET
             before, began = self.nodes, time.perf_counter()
-            code = self.step(limit, budget, record_at)
-            if code != P.BUDGET:
+            code = self.step(limit, nodes, record_at)
+            budget.record(self.nodes - before, time.perf_counter() - began)
+            if code != P.BUDGET or budget.out_of_time:
                 return code
-            now = time.perf_counter()
-            if deadline is not None and now >= deadline:
-                return P.BUDGET
-            spent = max(now - began, 1e-6)
-            rate = (self.nodes - before) / spent
-            slice_nodes = int(min(max(rate * SLICE_SECONDS, 100), 1 << 40))
-            if deadline is not None:
-                slice_nodes = int(max(100, min(slice_nodes, rate * (deadline - now))))
 
 
 class GeneralSearch(Search):

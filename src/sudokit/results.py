@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import time
 from dataclasses import dataclass, field
 from typing import Literal, Mapping
 
@@ -85,16 +86,22 @@ def status_name(code: int) -> str:
 
 @dataclass(frozen=True)
 class Limits:
-    """What a search may spend, passed down unchanged from the CLI or the caller to the engine.
+    """What a question may spend, passed down unchanged from the CLI or the caller to the
+    engines, each budget in its own unit.
 
     ``limit``: stop at this many solutions (1 solves, 2 proves uniqueness, N counts to N).
     ``time_limit``: seconds per board (checked between kernel slices of about 50 ms).
-    ``node_limit``: search nodes per board. A search a budget stops is ``UNKNOWN``.
+    ``node_limit``: search nodes per board (the backtracking searches: solving, counting,
+    proving a puzzle unique).
+    ``potential_limit``: potentials per board that Sudoku Explainer's chains may process (its
+    rating and explanation; the hardest puzzles process billions).
+    A question a budget stops is ``UNKNOWN``; :class:`Budget` keeps the account while it runs.
     """
 
     limit: int = 1
     time_limit: float | None = None
     node_limit: int | None = None
+    potential_limit: int | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.limit, bool) or not isinstance(self.limit, (int, np.integer)) or self.limit < 1:
@@ -105,18 +112,16 @@ class Limits:
             or not self.time_limit >= 0
         ):
             raise ValueError(f"time_limit must be a number of seconds, at least 0, not {self.time_limit!r}")
-        if self.node_limit is not None and (
-            isinstance(self.node_limit, bool)
-            or not isinstance(self.node_limit, (int, np.integer))
-            or self.node_limit < 1
-        ):
-            raise ValueError(f"node_limit must be a positive integer, not {self.node_limit!r}")
-        # a count or a node budget past 2**62 never ends a search: as good as none, and the
-        # kernels' 64-bit counters could not hold it
+        for name in ("node_limit", "potential_limit"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1):
+                raise ValueError(f"{name} must be a positive integer, not {value!r}")
+            # a count or a budget past 2**62 never ends a search: as good as none, and the
+            # kernels' 64-bit counters could not hold it
+            if value is not None and value > UNLIMITED:
+                object.__setattr__(self, name, UNLIMITED)
         if self.limit > UNLIMITED:
             object.__setattr__(self, "limit", UNLIMITED)
-        if self.node_limit is not None and self.node_limit > UNLIMITED:
-            object.__setattr__(self, "node_limit", UNLIMITED)
 
     @property
     def nodes(self) -> int:
@@ -128,17 +133,98 @@ class Limits:
         """A time or node budget may stop the search."""
         return self.time_limit is not None or self.node_limit is not None
 
+    def to_json(self) -> dict[str, float | int | None]:
+        """The budgets as answers write them (``potential_limit`` where one was given)."""
+        out: dict[str, float | int | None] = {"time_limit": self.time_limit, "node_limit": self.node_limit}
+        if self.potential_limit is not None:
+            out["potential_limit"] = self.potential_limit
+        return out
 
-def limits(limit: int = 1, time_limit: float | None = None, node_limit: int | None = None) -> Limits:
+
+def limits(
+    limit: int = 1, time_limit: float | None = None, node_limit: int | None = None, potential_limit: int | None = None
+) -> Limits:
     """:class:`Limits`, checked once per distinct value (a one-board call costs a few
     microseconds, so the common budgets are built once)."""
     try:
-        return _cached_limits(limit, time_limit, node_limit)
+        return _cached_limits(limit, time_limit, node_limit, potential_limit)
     except TypeError:  # unhashable: let the checks say what is wrong
-        return Limits(limit, time_limit, node_limit)
+        return Limits(limit, time_limit, node_limit, potential_limit)
 
 
 _cached_limits = functools.lru_cache(maxsize=64, typed=True)(Limits)  # typed: True is not 1
+
+
+class Budget:
+    """The account of one budget while a question runs: the deadline, the units spent (search
+    nodes or SE's potentials: one unit per account), and how many the next kernel call may
+    spend. Every budgeted loop asks it (a search's slices, SE's rating and explanation, the
+    setters' many searches) rather than cutting its own slices.
+
+    A call gets what is left of ``units`` (None: no bound) and, under a deadline, what the
+    speed measured so far says fits before it; ``aim`` (seconds) caps a call where Ctrl-C must
+    stay responsive between calls, ``least`` is the smallest call worth making, and ``first``
+    the size of a timed first call, before the speed is known. A loop that cannot resume a cut
+    call without loss (SE's steps restart) leaves ``aim`` None: then an untimed call gets every
+    unit left at once.
+    """
+
+    def __init__(
+        self,
+        units: int | None = None,
+        time_limit: float | None = None,
+        *,
+        first: int = 1,
+        aim: float | None = None,
+        least: int = 1,
+    ) -> None:
+        self.started = time.perf_counter()
+        self.deadline = None if time_limit is None else self.started + time_limit
+        self.units = None if units is None else int(units)
+        self.first, self.aim, self.least = first, aim, least
+        self.spent = 0  #: units spent so far
+        self.rate = 0.0  #: units a second, as the last call went
+        self.ran_out = False  #: the budget stopped something
+
+    def seconds_left(self) -> float | None:
+        return None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
+
+    def units_left(self) -> int | None:
+        return None if self.units is None else self.units - self.spent
+
+    @property
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+    @property
+    def exhausted(self) -> bool:
+        """Nothing is left: no further call would start."""
+        left = self.units_left()
+        return (left is not None and left <= 0) or self.out_of_time
+
+    def next_call(self) -> int | None:
+        """The units the next kernel call may spend: None for no bound, 0 when none are left."""
+        left = self.units_left()
+        if left is not None and left <= 0:
+            return 0
+        if self.deadline is None and self.aim is None:
+            return left
+        if self.rate == 0.0:
+            size = self.first
+        else:
+            reach = float(1 << 40)
+            if self.aim is not None:
+                reach = min(reach, self.rate * self.aim)
+            if self.deadline is not None:
+                reach = min(reach, self.rate * max(self.deadline - time.perf_counter(), 0.0))
+            size = max(int(reach), self.least)
+        return size if left is None else min(size, left)
+
+    def record(self, units: int, seconds: float) -> None:
+        """A call spent ``units`` in ``seconds``: the account and the measured speed."""
+        self.spent += units
+        if units > 0:
+            self.rate = units / max(seconds, 1e-6)
 
 
 # -- results -------------------------------------------------------------------------------

@@ -62,7 +62,8 @@ class BatchOptions:
 
     ``limit`` 1 solves, 2 proves uniqueness, N counts up to N; ``time_limit`` (seconds) and
     ``node_limit`` bound each record's search, as in :func:`sudokit.count` (see
-    :attr:`limits`). ``format`` is a text format of :mod:`sudokit.formats`, or ``csv``,
+    :attr:`limits`); with ``rate``, ``time_limit`` and ``potential_limit`` bound Sudoku
+    Explainer's rating, as in :func:`sudokit.rate`. ``format`` is a text format of :mod:`sudokit.formats`, or ``csv``,
     ``tsv``, ``parquet`` (default: from the file name, else detected from the first puzzle).
     ``column`` picks a CSV/Parquet column by name (or 0-based number); by default the first
     column whose values read as puzzles.
@@ -79,16 +80,18 @@ class BatchOptions:
     #: rate each puzzle with exactly one solution on HoDoKu's scale (level and score columns)
     #: and on Sudoku Explainer's (er, ep, ed; the time and node budgets bound it)
     rate: bool = False
+    #: SE's budget with ``rate``: potentials its chains may process per record
+    potential_limit: int | None = None
 
     def __post_init__(self) -> None:
-        self.limits  # checks limit, time_limit and node_limit
+        self.limits  # checks limit, time_limit, node_limit and potential_limit
         if self.chunk_size < 1:
             raise ValueError(f"chunk_size must be a positive integer, not {self.chunk_size!r}")
 
     @property
     def limits(self) -> Limits:
         """The budget of each record's search."""
-        return Limits(self.limit, self.time_limit, self.node_limit)
+        return Limits(self.limit, self.time_limit, self.node_limit, self.potential_limit)
 
     def fingerprint(self) -> dict[str, Any]:
         """The settings that decide the output (not how fast it is made): a resumed run must
@@ -103,7 +106,7 @@ class BatchOptions:
             "format": self.format,
             "column": self.column,
             "rate": self.rate,
-        }
+        } | ({} if self.potential_limit is None else {"potential_limit": self.potential_limit})
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ def solve_file(
     *,
     limit: int = 1,
     node_limit: int | None = None,
+    potential_limit: int | None = None,
     time_limit: float | None = None,
     rate: bool = False,
     shape: Shape | None = None,
@@ -69,7 +70,7 @@ def solve_file(
     A KeyboardInterrupt stops the run after the chunks already committed; the summary says
     ``interrupted``.
     """
-    options = BatchOptions(limit=limit, node_limit=node_limit, time_limit=time_limit, rate=rate, shape=shape,
+    options = BatchOptions(limit=limit, node_limit=node_limit, time_limit=time_limit, potential_limit=potential_limit, rate=rate, shape=shape,
                            symbols=symbols, format=format, column=column, chunk_size=chunk_size)
     out_path = None if output is None or os.fspath(output) == "-" else os.fspath(output)
     kind = output_kind(out_path, output_format)
@@ -250,6 +251,7 @@ def iter_results(
     *,
     limit: int = 1,
     node_limit: int | None = None,
+    potential_limit: int | None = None,
     time_limit: float | None = None,
     rate: bool = False,
     shape: Shape | None = None,
@@ -267,7 +269,7 @@ def iter_results(
     >>> for result in iter_results("puzzles.csv", limit=2):  # doctest: +SKIP
     ...     print(result.index, result.status, result.solution)
     """
-    options = BatchOptions(limit=limit, node_limit=node_limit, time_limit=time_limit, rate=rate, shape=shape,
+    options = BatchOptions(limit=limit, node_limit=node_limit, time_limit=time_limit, potential_limit=potential_limit, rate=rate, shape=shape,
                            symbols=symbols, format=format, column=column, chunk_size=chunk_size)
     source = open_source(input, options)
     owned = executor is None
@@ -286,6 +288,7 @@ def solve_column(
     *,
     limit: int = 1,
     node_limit: int | None = None,
+    potential_limit: int | None = None,
     time_limit: float | None = None,
     rate: bool = False,
     shape: Shape | None = None,
@@ -303,7 +306,7 @@ def solve_column(
     >>> import pandas as pd  # doctest: +SKIP
     >>> solve_column(pd.read_csv("sudoku.csv")["quizzes"])  # doctest: +SKIP
     """
-    options = BatchOptions(limit=limit, node_limit=node_limit, time_limit=time_limit, rate=rate, shape=shape,
+    options = BatchOptions(limit=limit, node_limit=node_limit, time_limit=time_limit, potential_limit=potential_limit, rate=rate, shape=shape,
                            symbols=symbols, chunk_size=chunk_size)
     library = type(values).__module__.split(".")[0]
     if library == "pandas":

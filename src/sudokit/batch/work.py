@@ -16,7 +16,7 @@ from ..formats import value_table
 from ..logic import rate_batch
 from ..logic.scales import ALL
 from ..kernels.search import protocol as P
-from ..results import ERROR, STATUSES, Limits, status_codes, status_of
+from ..results import ERROR, STATUSES, status_codes, status_of
 from ..shape import Shape
 from ..arrays import solve_batch
 from .chunks import BatchOptions, Chunk, ChunkResult, SourceProblem
@@ -174,7 +174,7 @@ def _solve_variant(k: int, record: Record, options: BatchOptions, columns: dict[
         found, exhausted, guesses, solution = 0, True, 0, None
     else:
         search = engines.search_for(board)
-        code = search.run(Limits(options.limit, options.time_limit, options.node_limit))
+        code = search.run(options.limits)
         found, exhausted, guesses = search.count, code == P.DONE, search.guesses
         solution = search.solution().to_line() if found else None
     columns["status"][k] = STATUSES.index(status_of(found, exhausted, options.limit, counting=True).value)
@@ -254,7 +254,9 @@ def _ratings(size: int, fast: np.ndarray, fast_values: np.ndarray, groups: _Grou
     for (shape, _), members in groups.items():
         batches.append((np.array([k for k, _ in members]), np.stack([cells for _, cells in members]), shape))
     for positions, values, shape in batches:
-        ratings = rate_batch(values, shape=shape, workers=1, scale=ALL, time_limit=options.time_limit, node_limit=options.node_limit)
+        limits = options.limits  # each in its unit: nodes for the proofs, potentials for SE
+        ratings = rate_batch(values, shape=shape, workers=1, scale=ALL, time_limit=limits.time_limit,
+                             node_limit=limits.node_limit, potential_limit=limits.potential_limit)
         for k, rating in zip(positions.tolist(), ratings):
             record = rating.to_json()
             for name, column in columns.items():

@@ -162,7 +162,8 @@ def _optimize_records(sense, files, input_format, shape, symbols, time_limit, no
 @click.option("--limit", type=click.IntRange(min=1), default=1, show_default=True, help="1 solves, 2 proves uniqueness, N counts up to N.")
 @click.option("--time-limit", type=SECONDS, metavar="SECONDS", help="Budget per puzzle; a puzzle that runs out is 'unknown'.")
 @click.option("--node-limit", type=click.IntRange(min=1), metavar="N", help="Search-node budget per puzzle.")
-@click.option("--rate", is_flag=True, help="Add level and score (HoDoKu's scale) and, for 9x9, er, ep, ed and se_status (Sudoku Explainer's, within the record's budget, else a few seconds' work) to each record with exactly one solution.")
+@click.option("--rate", is_flag=True, help="Add level and score (HoDoKu's scale) and, for 9x9, er, ep, ed and se_status (Sudoku Explainer's, within the record's time and potential budgets, else a few seconds' work) to each record with exactly one solution.")
+@click.option("--potential-limit", type=click.IntRange(min=1), metavar="N", help="With --rate: SE's budget per puzzle, potentials its chains may process.")
 @click.option("--format", "input_format", type=click.Choice(FORMATS + ("csv", "tsv", "parquet")), help="Input format (default: from the extension, else detected).")
 @click.option("--column", metavar="NAME", help="CSV/Parquet column of puzzles (default: the first that holds puzzles).")
 @click.option("--shape", callback=parse_shape, metavar="NxN|HxW|N", help="Board (9x9), box shape (2x3: 2 rows by 3 columns) or board size (6) (default: from the input).")
@@ -174,7 +175,7 @@ def _optimize_records(sense, files, input_format, shape, symbols, time_limit, no
 @click.option("--resume", is_flag=True, help="Go on from where an interrupted run with the same -o stopped.")
 @click.option("--dask", "dask_address", metavar="ADDRESS", help="Solve on a Dask cluster (scheduler address or file, or 'local').")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when stderr is a terminal).")
-def batch(input_path, output, limit, time_limit, node_limit, rate, input_format, column, shape, symbols, output_format, workers, threads, chunk_size, resume, dask_address, progress) -> None:
+def batch(input_path, output, limit, time_limit, node_limit, rate, potential_limit, input_format, column, shape, symbols, output_format, workers, threads, chunk_size, resume, dask_address, progress) -> None:
     """Solve a file of puzzles at full speed: one result per record, in order, on every core.
 
     INPUT is a text file of puzzles in any format, a CSV/TSV file (Kaggle's quizzes,solutions
@@ -185,7 +186,8 @@ def batch(input_path, output, limit, time_limit, node_limit, rate, input_format,
     completes it. A summary goes to stderr.
     """
     to_stdout = output in (None, "-")
-    options = dict(limit=limit, time_limit=time_limit, node_limit=node_limit, rate=rate, format=input_format, column=column,
+    options = dict(limit=limit, time_limit=time_limit, node_limit=node_limit, rate=rate, potential_limit=potential_limit,
+                   format=input_format, column=column,
                    shape=shape, symbols=symbols, chunk_size=chunk_size, output_format=output_format, resume=resume)
     show = sys.stderr.isatty() if progress is None else progress
     hint = "" if to_stdout else "; run the same command with --resume to go on"

@@ -45,10 +45,12 @@ def _human_options(command: Callable) -> Callable:
 
 
 def _unratable(status: str, source: str, record: Record, tally: Tally, out: IO[str]) -> None:
-    """A puzzle with no solution or several: marked on stdout, said on stderr, as ``solve
-    --unique`` does."""
+    """A puzzle with no solution or several, or one whose proof of uniqueness a budget cut:
+    marked on stdout, said on stderr, as ``solve --unique`` does."""
     tally.add(status)
-    warn(f"{where(source, record)}: {MARKERS[status]}: hints and ratings need exactly one solution")
+    why = ("the proof that it has one solution ran out of budget (--time-limit, --node-limit)"
+           if status == SolveStatus.UNKNOWN.value else "hints and ratings need exactly one solution")
+    warn(f"{where(source, record)}: {MARKERS[status]}: {why}")
     out.write(marker("line", status))
 
 
@@ -73,9 +75,11 @@ def _scale_options(command: Callable) -> Callable:
         click.option("--scale", type=click.Choice(SINGLE), default=HODOKU.name, show_default=True, callback=_parse_scale,
                      help="hodoku: HoDoKu's level and score; se: Sudoku Explainer's ER/EP/ED (9x9)."),
         click.option("--time-limit", type=SECONDS, metavar="SECONDS",
-                     help="Budget per puzzle for SE's rating; a puzzle past it is 'unknown' with its lower bounds"
+                     help="Budget per puzzle; an SE rating past it is 'unknown' with its lower bounds"
                           " (default: none; puzzles rated 10.5 and more take minutes, as in SE)."),
         click.option("--node-limit", type=click.IntRange(min=1), metavar="N",
+                     help="Search-node budget per puzzle for the proof that it has one solution."),
+        click.option("--potential-limit", type=click.IntRange(min=1), metavar="N",
                      help="Budget per puzzle for SE's rating: potentials its chains may process."),
     ]
     for option in reversed(options):
@@ -88,7 +92,7 @@ def _scale_options(command: Callable) -> Callable:
 @_scale_options
 @click.option("--to", "output", type=click.Choice(["text", "tsv", "json"]), default="text", show_default=True,
               help="text: puzzle level score (or ER/EP/ED); tsv: the same tab-separated under a header; json: one object a line, with the techniques used.")
-def rate(files, input_format, shape, symbols, scale, time_limit, node_limit, output) -> None:
+def rate(files, input_format, shape, symbols, scale, time_limit, node_limit, potential_limit, output) -> None:
     """Rate every puzzle on HoDoKu's scale: its level (easy, medium, hard, unfair, extreme) and
     score, one line per puzzle; with ``--scale se`` on Sudoku Explainer's: ``ER/EP/ED`` (an
     'unknown' puzzle, past the budget, shows its lower bounds after '>=')."""
@@ -102,7 +106,8 @@ def rate(files, input_format, shape, symbols, scale, time_limit, node_limit, out
                 _refused(source, record, scale.refusal, tally, out)
                 continue
             try:
-                rating = logic.rate(board, scale=scale, time_limit=time_limit, node_limit=node_limit)
+                rating = logic.rate(board, scale=scale, time_limit=time_limit, node_limit=node_limit,
+                                    potential_limit=potential_limit)
             except ValueError as error:  # a variant's rules
                 _refused(source, record, error, tally, out)
                 continue
@@ -125,7 +130,7 @@ def rate(files, input_format, shape, symbols, scale, time_limit, node_limit, out
 @_human_options
 @_scale_options
 @click.option("--pretty", is_flag=True, help="Draw the candidate grid before each step, the pattern highlighted and the eliminations struck out (HoDoKu's scale).")
-def explain(files, input_format, shape, symbols, scale, time_limit, node_limit, pretty) -> None:
+def explain(files, input_format, shape, symbols, scale, time_limit, node_limit, potential_limit, pretty) -> None:
     """Explain every puzzle step by step, each step the easiest one available; the puzzle line,
     numbered steps, then the rating, and an empty line between puzzles. With ``--scale se``
     the steps are Sudoku Explainer's, each with its rating, then ER/EP/ED."""
@@ -137,7 +142,8 @@ def explain(files, input_format, shape, symbols, scale, time_limit, node_limit, 
                 _refused(source, record, scale.refusal, tally, out)
                 continue
             if scale.se:
-                path = logic.explain_se(board, time_limit=time_limit, node_limit=node_limit)
+                path = logic.explain_se(board, time_limit=time_limit, node_limit=node_limit,
+                                         potential_limit=potential_limit)
                 if path.result is None:
                     _unratable(path.status.value, source, record, tally, out)
                     continue

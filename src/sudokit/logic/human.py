@@ -172,13 +172,17 @@ class SEExplanation:
         return "\n".join(lines)
 
 
-def _unique(board: Board, solution: Board | None = None) -> tuple[SolveStatus, Board | None]:
+def _unique(board: Board, solution: Board | None = None, limits: Limits | None = None) -> tuple[SolveStatus, Board | None]:
     """Whether the puzzle has exactly one solution (status SOLVED), and that solution: the
-    caller's ``solution``, proved already, else proved here."""
+    caller's ``solution``, proved already, else proved here within ``limits``' time and search
+    nodes (UNKNOWN where they run out)."""
     human_rules(board)
     if solution is not None:
         return SolveStatus.SOLVED, solution
-    result = solver.count(board, 2)
+    if limits is None:
+        result = solver.count(board, 2)
+    else:
+        result = solver.count(board, 2, time_limit=limits.time_limit, node_limit=limits.node_limit)
     return result.status, result.board
 
 
@@ -249,6 +253,13 @@ def _with_se(rating: Rating, board: Board, budget: Limits | None) -> Rating:
     return rated if rating.level is not None else replace(rated, solved=result.solved, steps=result.steps)
 
 
+def _less_time(limits: Limits, spent: float) -> Limits:
+    """``limits`` with ``spent`` seconds taken off its time limit (what is left for SE)."""
+    if limits.time_limit is None:
+        return limits
+    return replace(limits, time_limit=max(0.0, limits.time_limit - spent))
+
+
 def rate(
     puzzle: Any,
     *,
@@ -256,15 +267,18 @@ def rate(
     scale: str | Scale = "hodoku",
     time_limit: float | None = None,
     node_limit: int | None = None,
+    potential_limit: int | None = None,
     solution: Board | None = None,
 ) -> Rating:
     """How hard a puzzle is, on HoDoKu's scale (by default, as ``sudokit rate``) or (9x9)
     Sudoku Explainer's (see :class:`Rating`). ``scale``: ``"hodoku"``, ``"se"`` or ``"all"``
-    (both), or one of :mod:`~sudokit.logic.scales`' objects. ``time_limit`` (seconds)
-    and ``node_limit`` (potentials its chains may process) bound SE's rating, whose hardest
-    puzzles take minutes; a budget that runs out makes ``se_status`` unknown. With
-    ``scale="all"`` and no budget, SE gets ``SE_DEFAULT_WORK`` (a few seconds); with
-    ``scale="se"`` it gets what it needs. ``solution``: the puzzle's one solution where the
+    (both), or one of :mod:`~sudokit.logic.scales`' objects. The budgets, per puzzle:
+    ``time_limit`` (seconds) bounds the whole rating, ``node_limit`` (search nodes) the proof
+    that the puzzle has one solution, and ``potential_limit`` (potentials its chains may
+    process) SE's rating, whose hardest puzzles take minutes. A proof cut short makes the
+    rating's status unknown; SE's rating cut short makes ``se_status`` unknown. With
+    ``scale="all"`` and no time or potential budget, SE gets ``SE_DEFAULT_WORK`` potentials (a
+    few seconds); with ``scale="se"`` it gets what it needs. ``solution``: the puzzle's one solution where the
     caller proved it already (``solver.count(puzzle, 2)``), which spares proving it again; a
     wrong one gives a wrong rating.
 
@@ -273,13 +287,14 @@ def rate(
     ('easy', 180, '1.2/1.2/1.2')
     """
     rating_scale = scale_of(scale)
-    budget = rating_scale.budget(checked_limits(1, time_limit, node_limit))
+    limits = checked_limits(1, time_limit, node_limit, potential_limit)
     board = as_board(puzzle, shape)
     human_rules(board, marks=False)
     start = time.perf_counter()
-    status, found = _unique(board, solution)
+    status, found = _unique(board, solution, limits)
     if status is not SolveStatus.SOLVED:
         return Rating(status, board, None, None, elapsed=time.perf_counter() - start)
+    budget = rating_scale.budget(_less_time(limits, time.perf_counter() - start))
     assert found is not None
     if rating_scale.hodoku:
         counts, taken = _rate_boards(board.cells[None, :], found.cells[None, :], board.shape)
@@ -315,13 +330,16 @@ def rate_batch(
     scale: str | Scale = "hodoku",
     time_limit: float | None = None,
     node_limit: int | None = None,
+    potential_limit: int | None = None,
 ) -> list[Rating]:
     """:func:`rate` for many puzzles of one shape, on ``workers`` threads (default: every CPU;
     the kernels release the GIL). Puzzles are one-line strings, boards or an ``(N, cells)``
     array; a puzzle that cannot be read raises :class:`sudokit.FormatError` as ``rate`` does.
-    ``scale``, ``time_limit`` and ``node_limit`` as for :func:`rate` (the budget is per puzzle)."""
+    ``scale`` and the budgets as for :func:`rate` (per puzzle; the proofs of uniqueness run as
+    one batch, each puzzle within ``time_limit`` and ``node_limit``)."""
     rating_scale = scale_of(scale)
-    budget = rating_scale.budget(checked_limits(1, time_limit, node_limit))
+    limits = checked_limits(1, time_limit, node_limit, potential_limit)
+    budget = rating_scale.budget(limits)
     boards = [Board(row, shape) for row in puzzles] if isinstance(puzzles, np.ndarray) else [as_board(p, shape) for p in puzzles]
     for board in boards:
         human_rules(board, marks=False)
@@ -332,7 +350,7 @@ def rate_batch(
         raise ValueError("rate_batch takes puzzles of one shape")
     start = time.perf_counter()
     values = np.stack([board.cells for board in boards])
-    unique = solve_batch(values, limit=2, shape=shape)
+    unique = solve_batch(values, limit=2, shape=shape, time_limit=time_limit, node_limit=node_limit)
     ratable = np.flatnonzero(unique.unique)
     counts = np.zeros((len(boards), 0), dtype=np.int64)
     taken = np.zeros(len(boards), dtype=np.int64)
@@ -372,17 +390,23 @@ def rate_batch(
 
 
 def explain_se(
-    puzzle: Any, *, shape: Shape | None = None, time_limit: float | None = None, node_limit: int | None = None
+    puzzle: Any,
+    *,
+    shape: Shape | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    potential_limit: int | None = None,
 ) -> SEExplanation:
     """The steps Sudoku Explainer's policy takes on a 9x9 puzzle, each with its rating, and
-    its ER/EP/ED; within the budget, as for :func:`rate`."""
-    budget = SE.budget(checked_limits(1, time_limit, node_limit))
+    its ER/EP/ED; within the budgets, as for :func:`rate`."""
+    limits = checked_limits(1, time_limit, node_limit, potential_limit)
     board = as_board(puzzle, shape)
     SE.check(board)
-    status, _ = _unique(board)
+    start = time.perf_counter()
+    status, _ = _unique(board, None, limits)
     if status is not SolveStatus.SOLVED:
         return SEExplanation(status, board, (), None)
-    steps, result = se.explain_board(board, budget)
+    steps, result = se.explain_board(board, SE.budget(_less_time(limits, time.perf_counter() - start)))
     return SEExplanation(result.status, board, steps, result)
 
 

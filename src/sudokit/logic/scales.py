@@ -36,7 +36,7 @@ class Scale:
     se: bool  #: it computes Sudoku Explainer's ER/EP/ED (on the boards SE takes)
     takes: Callable[[Board], bool]  #: whether it rates a board (the others: ``refusal``)
     refusal: str | None = None  #: why it refuses a board ``takes`` does not take
-    default_work: int | None = None  #: SE's node budget where the caller gives none
+    default_work: int | None = None  #: SE's potential budget where the caller gives none
 
     def check(self, board: Board) -> None:
         """Raise ``ValueError`` (the refusal) for a board this scale does not take."""
@@ -48,10 +48,11 @@ class Scale:
         return self.se and se.supported(board)
 
     def budget(self, limits: Limits) -> Limits:
-        """SE's budget: the one given, else (time and nodes both open) ``default_work`` nodes."""
-        if self.default_work is None or limits.time_limit is not None or limits.node_limit is not None:
+        """SE's budget: the one given, else (time and potentials both open) ``default_work``
+        potentials."""
+        if self.default_work is None or limits.time_limit is not None or limits.potential_limit is not None:
             return limits
-        return replace(limits, node_limit=self.default_work)
+        return replace(limits, potential_limit=self.default_work)
 
     # -- writing its part of a rating out ---------------------------------------------------
 

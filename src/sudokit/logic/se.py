@@ -28,7 +28,7 @@ from ..board import Board
 from ..kernels.se import ids as T
 from ..kernels.se import record as R
 from ..kernels.se.record import W_BUDGET, W_OVER, W_RULE, W_WORK, WS_COUNTERS
-from ..results import Limits, SolveStatus
+from ..results import Budget, Limits, SolveStatus
 
 #: SE's rating for a board it cannot finish ("beyond solver")
 BEYOND = 20.0
@@ -281,37 +281,30 @@ def _compiling(start: float) -> SEResult:
     return SEResult(SolveStatus.UNKNOWN, _round(er), _round(er), _round(er), 0, False, 0, time.perf_counter() - start)
 
 
+def _budget(limits: Limits | None) -> Budget:
+    """The account of a rating's potentials: one call to the deadline where there is one (a cut
+    step restarts, so no 50 ms slices), every potential left at once where there is none."""
+    if limits is None:
+        return Budget()
+    return Budget(limits.potential_limit, limits.time_limit, first=FIRST_SLICE)
+
+
 def rate_board(board: Board, limits: Limits | None = None) -> SEResult:
     """ER, EP and ED of a 9x9 board with one solution (the caller proves it), within the
-    budget of ``limits`` (``time_limit``, ``node_limit``)."""
-    start = time.perf_counter()
-    time_limit = None if limits is None else limits.time_limit
-    deadline = None if time_limit is None else start + time_limit
-    if not warming.ready("se", deadline):
+    budget of ``limits`` (``time_limit``, ``potential_limit``)."""
+    budget = _budget(limits)
+    start = budget.started
+    if not warming.ready("se", budget.deadline):
         return _compiling(start)
     engine = _engine()
     engine.load(board)
-    node_limit = None if limits is None else limits.node_limit
-    engine.deadline = deadline
-    rate = 0.0
+    engine.deadline = budget.deadline
     while True:
-        units = None if node_limit is None else node_limit - engine.work
-        if deadline is not None:
-            now = time.perf_counter()
-            slice_units = FIRST_SLICE if rate == 0.0 else int(rate * max(deadline - now, 0.0)) + 1
-            units = slice_units if units is None else min(units, slice_units)
         before, began = engine.work, time.perf_counter()
-        engine.budget(units)
+        engine.budget(budget.next_call())
         status = engine.run(1 << 30)
-        if status != engine.k.rate.BUDGET:
-            break
-        done = engine.work - before
-        spent = time.perf_counter() - began
-        if spent > 0 and done > 0:
-            rate = done / spent
-        out_of_nodes = node_limit is not None and engine.work >= node_limit
-        out_of_time = deadline is not None and time.perf_counter() >= deadline
-        if out_of_nodes or out_of_time or (deadline is None and node_limit is None):
+        budget.record(engine.work - before, time.perf_counter() - began)
+        if status != engine.k.rate.BUDGET or budget.exhausted or (budget.units is None and budget.deadline is None):
             break
     res, rates = engine.res, engine.rates
     steps = int(res[engine.k.rate.R_STEPS])
@@ -329,35 +322,24 @@ def rate_board(board: Board, limits: Limits | None = None) -> SEResult:
 
 def explain_board(board: Board, limits: Limits | None = None) -> tuple[tuple[SEStep, ...], SEResult]:
     """Every step SE's policy takes on a 9x9 board with one solution, and the ratings."""
-    start = time.perf_counter()
-    deadline = None if limits is None or limits.time_limit is None else start + limits.time_limit
-    if not warming.ready("se", deadline):
+    budget = _budget(limits)
+    start = budget.started
+    if not warming.ready("se", budget.deadline):
         return (), _compiling(start)
     engine = _engine()
     engine.load(board)
-    node_limit = None if limits is None else limits.node_limit
-    engine.deadline = deadline
+    engine.deadline = budget.deadline
     steps: list[SEStep] = []
     er = ep = ed = 0.0
     pearl = False
     outcome, solved = SolveStatus.SOLVED, False
-    rate = 0.0
     while not engine.k.core.solved(engine.g):
-        units = None if node_limit is None else node_limit - engine.work
-        if deadline is not None:
-            left = deadline - time.perf_counter()
-            slice_units = FIRST_SLICE if rate == 0.0 else int(rate * max(left, 0.0)) + 1
-            units = slice_units if units is None else min(units, slice_units)
         before, began = engine.work, time.perf_counter()
-        engine.budget(units)
+        engine.budget(budget.next_call())
         rule = engine.step()
-        done, spent = engine.work - before, time.perf_counter() - began
-        if spent > 0 and done > 0:
-            rate = done / spent
+        budget.record(engine.work - before, time.perf_counter() - began)
         if rule == -2:
-            out_of_nodes = node_limit is not None and engine.work >= node_limit
-            out_of_time = deadline is not None and time.perf_counter() >= deadline
-            if not (out_of_nodes or out_of_time):
+            if not budget.exhausted:
                 continue  # a first slice too small for this step: the same step, a longer one
             outcome = SolveStatus.UNKNOWN
             er = max(er, _floor(int(engine.ws[WS_COUNTERS][W_RULE])))

@@ -182,7 +182,7 @@ def _augment(board: Board, target: np.ndarray, chosen: Iterable[int], closed: fr
     set ``learn`` makes of it (shrunk: the cell of that set in most sets known); None if the
     budget runs out first or ``keep`` leaves solutions apart."""
     cells = set(chosen)
-    while not budget.spent:
+    while not budget.exhausted:
         values = board.cells.copy()
         values[list(cells)] = target[list(cells)]
         grids, decided = search(rebuilt(board, values), 2, budget)
@@ -208,7 +208,7 @@ def shrunk(board: Board, target: np.ndarray, differ: np.ndarray, budget: Budget)
     values = target.copy()
     values[free] = board.cells[free]
     for cell in list(free):
-        if cell not in free or budget.spent:
+        if cell not in free or budget.exhausted:
             continue
         trial = values.copy()
         trial[cell] = target[cell]

@@ -14,38 +14,32 @@ from typing import Iterable
 
 import numpy as np
 
-from .. import engines
+from .. import engines, results
 from ..board import Board
 from ..kernels.search import protocol as P
 from ..results import UNLIMITED, Limits
 
 
-class Budget:
+class Budget(results.Budget):
     """One time and node budget for a whole question (``time_limit`` seconds and ``node_limit``
-    search nodes over every search it runs), as ``Limits`` gives one search."""
+    search nodes over every search it runs): the library's account
+    (:class:`sudokit.results.Budget`) in search nodes, that also counts the searches."""
 
     def __init__(self, time_limit: float | None = None, node_limit: int | None = None) -> None:
         Limits(1, time_limit, node_limit)  # checked once, with the usual messages
-        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
-        self.nodes_left = UNLIMITED if node_limit is None else int(node_limit)
-        self.nodes = 0  #: nodes spent so far
+        super().__init__(node_limit, time_limit)
         self.searches = 0  #: searches run so far
-        self.ran_out = False  #: some search was stopped by the budget
-
-    def seconds_left(self) -> float | None:
-        return None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
 
     @property
-    def spent(self) -> bool:
-        """Nothing is left: the next search would not start."""
-        left = self.seconds_left()
-        return self.nodes_left <= 0 or (left is not None and left <= 0)
+    def nodes(self) -> int:
+        """Search nodes spent so far."""
+        return self.spent
 
     def stop(self) -> bool:
         """Whether to stop now (and note it): for loops that run no search of their own."""
-        if self.spent:
+        if self.exhausted:
             self.ran_out = True
-        return self.ran_out and self.spent
+        return self.ran_out and self.exhausted
 
 
 def rebuilt(board: Board, cells: np.ndarray) -> Board:
@@ -80,16 +74,16 @@ def search(board: Board, want: int, budget: Budget) -> tuple[list[np.ndarray], b
     found: list[np.ndarray] = []
     run = engines.search_for(board)
     while len(found) < want:
-        if budget.spent:
+        if budget.exhausted:
             budget.ran_out = True
             return found, False
-        before = run.nodes
+        before, began = run.nodes, time.perf_counter()
+        left = budget.units_left()
         code = run.run(
-            Limits(len(found) + 1, budget.seconds_left(), run.nodes + budget.nodes_left),
+            Limits(len(found) + 1, budget.seconds_left(), run.nodes + (UNLIMITED if left is None else left)),
             record_at=len(found) + 1,
         )
-        budget.nodes += run.nodes - before
-        budget.nodes_left -= run.nodes - before
+        budget.record(run.nodes - before, time.perf_counter() - began)
         if code == P.LIMIT:
             found.append(run.out.copy())
         elif code == P.DONE:

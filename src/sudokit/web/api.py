@@ -26,13 +26,12 @@ from ..formats import FORMATS
 from ..logic import Level, NotUnique
 from ..logic.grid import human_rules
 from ..logic.scales import ALL
-from ..results import SolveResult, SolveStatus
+from ..results import Limits, SolveResult, SolveStatus
 from ..shape import Shape
 from .messages import (
     BUDGET_FIELDS,
     PUZZLE_FIELDS,
     ApiError,
-    Budget,
     Json,
     Settings,
     board_json,
@@ -72,10 +71,10 @@ class Task:
     """A checked request: the call that answers it and the budget that bounds it."""
 
     work: Callable[[], Json]
-    budget: Budget
+    budget: Limits
 
 
-def _unique(board: Board, budget: Budget) -> SolveResult:
+def _unique(board: Board, budget: Limits) -> SolveResult:
     """Prove the puzzle has one solution within the budget (what hints and ratings need first;
     the library's logic then takes that solution rather than proving it again, unbudgeted)."""
     return solver.count(board, 2, time_limit=budget.time_limit, node_limit=budget.node_limit)
@@ -142,7 +141,7 @@ def hint(body: Json, settings: Settings) -> Task:
     def work() -> Json:
         """The library's call, in a worker thread."""
         unique = _unique(board, budget)
-        answer: Json = {"status": unique.status.value, "level": level, "step": None, "budget": budget.json()}
+        answer: Json = {"status": unique.status.value, "level": level, "step": None, "budget": budget.to_json()}
         if unique.status is not SolveStatus.SOLVED:
             answer["conflicts"] = [conflict_json(c) for c in unique.conflicts]
             return answer
@@ -173,14 +172,14 @@ def explain(body: Json, settings: Settings) -> Task:
         unique = _unique(board, budget)
         if unique.status is not SolveStatus.SOLVED:
             conflicts = [conflict_json(c) for c in unique.conflicts]
-            return {"status": unique.status.value, "steps": [], "solved": False, "rating": None, "conflicts": conflicts, "budget": budget.json()}
+            return {"status": unique.status.value, "steps": [], "solved": False, "rating": None, "conflicts": conflicts, "budget": budget.to_json()}
         explanation = logic.explain(board, solution=unique.board)
         return {
             "status": explanation.status.value,
             "steps": [step_json(step) for step in explanation.steps],
             "solved": explanation.solved,
             "rating": explanation.rating.to_json(),
-            "budget": budget.json(),
+            "budget": budget.to_json(),
         }
 
     return Task(work, budget)
@@ -188,8 +187,10 @@ def explain(body: Json, settings: Settings) -> Task:
 
 def rate(body: Json, settings: Settings) -> Task:
     """``POST /api/rate``: the level and score on HoDoKu's scale, the techniques used, and on 9x9
-    boards Sudoku Explainer's ER/EP/ED (``se_status`` unknown where the budget stopped it)."""
-    check_fields(body, PUZZLE_FIELDS + BUDGET_FIELDS)
+    boards Sudoku Explainer's ER/EP/ED (``se_status`` unknown where the budget stopped it):
+    ``time_limit`` bounds both, ``node_limit`` the proof of uniqueness, ``potential_limit`` SE's
+    chains."""
+    check_fields(body, PUZZLE_FIELDS + BUDGET_FIELDS + ("potential_limit",))
     board, _ = board_of(body)
     budget = budget_of(body, settings)
     techniques_take(board, marks=False)
@@ -199,10 +200,11 @@ def rate(body: Json, settings: Settings) -> Task:
         unique = _unique(board, budget)
         if unique.status is not SolveStatus.SOLVED:
             conflicts = [conflict_json(c) for c in unique.conflicts]
-            return {"status": unique.status.value, "level": None, "score": None, "conflicts": conflicts, "budget": budget.json()}
+            return {"status": unique.status.value, "level": None, "score": None, "conflicts": conflicts, "budget": budget.to_json()}
         # SE's ratings of the hardest puzzles take long: the request's time budget bounds them
-        rating = logic.rate(board, scale=ALL, time_limit=budget.time_limit, solution=unique.board)
-        return {**rating.to_json(), "budget": budget.json()}
+        rating = logic.rate(board, scale=ALL, time_limit=budget.time_limit, potential_limit=budget.potential_limit,
+                            solution=unique.board)
+        return {**rating.to_json(), "budget": budget.to_json()}
 
     return Task(work, budget)
 
@@ -268,7 +270,7 @@ def generate(body: Json, settings: Settings) -> Task:
         except GenerationError as error:  # the draws ran out: an answer, not a bug
             return {**unknown(budget), "reason": str(error), "puzzle": None, "seed": seed}
         answer = {"status": SolveStatus.SOLVED.value, "puzzle": board_json(board), "seed": seed, "level": level, "minimal": minimal}
-        return {**answer, "budget": budget.json()}
+        return {**answer, "budget": budget.to_json()}
 
     return Task(work, budget)
 
@@ -291,7 +293,7 @@ def diagnose(body: Json, settings: Settings) -> Task:
         """The library's call, in a worker thread."""
         start = time.perf_counter()
         found = setters.diagnose(board, time_limit=budget.time_limit, node_limit=budget.node_limit)
-        answer = {**found.to_json(), "budget": budget.json()}
+        answer = {**found.to_json(), "budget": budget.to_json()}
         if found.status is SolveStatus.SEVERAL:
             left = max(0.0, budget.time_limit - (time.perf_counter() - start))
             fewest = setters.make_unique(board, solution=found.solutions[0], time_limit=left,
@@ -316,7 +318,7 @@ def estimate(body: Json, settings: Settings) -> Task:
     def work() -> Json:
         """The library's call, in a worker thread."""
         found = setters.estimate(board, samples=samples, seed=seed, time_limit=budget.time_limit)
-        return {"status": SolveStatus.SOLVED.value, **found.to_json(), "budget": budget.json()}
+        return {"status": SolveStatus.SOLVED.value, **found.to_json(), "budget": budget.to_json()}
 
     return Task(work, budget)
 
@@ -382,7 +384,6 @@ __all__ = [
     "ENDPOINTS",
     "PAGE_SIZES",
     "ApiError",
-    "Budget",
     "Settings",
     "Task",
     "board_json",

@@ -34,7 +34,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import engines
 from ..threads import thread_pool
 from . import api
-from .messages import ApiError, Json, Settings, kind_of
+from .messages import ApiError, Json, Settings, kind_of, seconds
 
 STATIC = Path(__file__).resolve().parent / "static"
 LOG = logging.getLogger("sudokit.web")
@@ -193,8 +193,8 @@ def _answer(endpoint: str, settings: Settings, jobs: Jobs) -> Callable[[Request]
         try:
             body = await read_json(request, settings.max_body)
             task = function(body, settings)  # a bad request is refused here, before any wait
-            long = task.budget.time_limit > settings.time_limit
-            answer = await jobs.run(task.budget.time_limit + settings.grace, task.work, long)
+            long = seconds(task.budget) > settings.time_limit
+            answer = await jobs.run(seconds(task.budget) + settings.grace, task.work, long)
             return ApiJSON(api.unknown(task.budget) if answer is None else answer)
         except ApiError as error:
             return _error(error)

@@ -19,7 +19,7 @@ from ..errors import FormatError
 from ..formats import FORMATS
 from ..logic import Step
 from ..logic.grid import human_rules
-from ..results import SolveResult, SolveStatus
+from ..results import Limits, SolveResult, SolveStatus
 from ..shape import Shape
 
 #: a decoded JSON object
@@ -161,24 +161,21 @@ def kind_of(value: object) -> str:
     return names.get(type(value), type(value).__name__)
 
 
-@dataclass(frozen=True)
-class Budget:
-    """What one request may spend: the library's ``time_limit`` and ``node_limit``."""
-
-    time_limit: float
-    node_limit: int
-
-    def json(self) -> Json:
-        """The budget as the answers write it."""
-        return {"time_limit": self.time_limit, "node_limit": self.node_limit}
-
-
-def budget_of(body: Json, settings: Settings) -> Budget:
-    """The request's budget: what it asks, cut to the server's caps, else the defaults."""
+def budget_of(body: Json, settings: Settings) -> Limits:
+    """The request's budget (the library's :class:`~sudokit.results.Limits`, a time and a node
+    limit always set): what it asks, cut to the server's caps, else the defaults; and the
+    potentials SE's rating may process where the request gives ``potential_limit``."""
     time_limit = number_field(body, "time_limit", settings.time_limit, 0)
     node_limit = integer_field(body, "node_limit", settings.node_limit, 1)
+    potential_limit = integer_field(body, "potential_limit", None, 1)  # only ``rate`` takes it
     assert node_limit is not None
-    return Budget(min(time_limit, settings.max_time_limit), min(node_limit, settings.max_node_limit))
+    return Limits(1, min(time_limit, settings.max_time_limit), min(node_limit, settings.max_node_limit), potential_limit)
+
+
+def seconds(budget: Limits) -> float:
+    """A request's time limit (``budget_of`` always sets one)."""
+    assert budget.time_limit is not None
+    return float(budget.time_limit)
 
 
 def _shape(body: Json) -> Shape | None:
@@ -313,7 +310,7 @@ def _solution(board: Board | None) -> Json | None:
     return None if board is None else {"cells": board.cells.tolist(), "line": board.to_line()}
 
 
-def search_json(result: SolveResult, budget: Budget) -> Json:
+def search_json(result: SolveResult, budget: Limits) -> Json:
     """What a search found, what it cost and the budget it ran under."""
     return {
         "status": result.status.value,
@@ -327,7 +324,7 @@ def search_json(result: SolveResult, budget: Budget) -> Json:
         "guesses": result.guesses,
         "elapsed": result.elapsed,
         "conflicts": [conflict_json(c) for c in result.conflicts],
-        "budget": budget.json(),
+        "budget": budget.to_json(),
     }
 
 
@@ -375,12 +372,12 @@ def _house_json(shape: Shape, house: int) -> Json:
     return {"kind": kind, "index": number, "cells": shape.houses[house].tolist()}
 
 
-def unknown(budget: Budget) -> Json:
+def unknown(budget: Limits) -> Json:
     """The answer of a call that ran past its budget: the question stays open."""
     return {
         "status": SolveStatus.UNKNOWN.value,
-        "reason": f"the budget of {budget.time_limit:g} s ran out before the answer",
-        "budget": budget.json(),
+        "reason": f"the budget of {seconds(budget):g} s ran out before the answer",
+        "budget": budget.to_json(),
     }
 
 
