@@ -50,17 +50,8 @@ import numpy as np
 
 from ..build.jit import kernel
 from .record import (
-    DIGITS,
-    EXTRA,
-    GEO_CELL_HOUSES,
-    GEO_HOUSES,
-    GEO_INFO,
-    GEO_PEERS,
-    SIZE,
-    ST_CAND,
-    ST_VALUES,
-    S_DIGS,
-)
+    DIGITS, EXTRA, GEO_CELL_HOUSES, GEO_HOUSES, GEO_INFO, GEO_PEERS, SIZE, ST_CAND, ST_VALUES, S_DIGS,
+)  # fmt: skip
 from ..search.bits import ONE, ZERO, plain, popcount, trailing_zeros
 from .core import add_cell, add_elim, add_house, bit, clear
 

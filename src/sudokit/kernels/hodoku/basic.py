@@ -16,34 +16,13 @@ import numpy as np
 
 from ..build.jit import kernel
 from .record import (
-    BOX_HEIGHT,
-    BOX_WIDTH,
-    DIGITS,
-    GEO_CELL_HOUSES,
-    GEO_HOUSES,
-    GEO_INFO,
-    SIZE,
-    ST_CAND,
-    ST_FREE,
-    ST_HSQ,
-    ST_NSQ,
-    ST_QCTL,
-    ST_VALUES,
-    S_DIGS,
-)
+    BOX_HEIGHT, BOX_WIDTH, DIGITS, GEO_CELL_HOUSES, GEO_HOUSES, GEO_INFO, SIZE, ST_CAND, ST_FREE,
+    ST_HSQ, ST_NSQ, ST_QCTL, ST_VALUES, S_DIGS,
+)  # fmt: skip
 from ..search.bits import ONE, ZERO, plain, popcount, trailing_zeros
 from .core import (
-    HS_HEAD,
-    HS_TAIL,
-    NS_HEAD,
-    NS_TAIL,
-    add_cell,
-    add_elim,
-    add_house,
-    add_place,
-    bit,
-    clear,
-)
+    HS_HEAD, HS_TAIL, NS_HEAD, NS_TAIL, add_cell, add_elim, add_house, add_place, bit, clear,
+)  # fmt: skip
 
 
 

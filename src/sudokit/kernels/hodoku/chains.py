@@ -59,42 +59,16 @@ import numpy as np
 
 from ..build.jit import kernel
 from .record import (
-    BOX_HEIGHT,
-    BOX_WIDTH,
-    DIGITS,
-    GEO_CELL_HOUSES,
-    GEO_HOUSES,
-    GEO_INFO,
-    GEO_PEERS,
-    SIZE,
-    ST_CAND,
-    ST_FIXED,
-    ST_FREE,
-    ST_HSQ,
-    ST_NSQ,
-    ST_QCTL,
-    ST_VALUES,
-    SUB,
-    S_DIGS,
-    S_HDR,
-)
+    BOX_HEIGHT, BOX_WIDTH, DIGITS, GEO_CELL_HOUSES, GEO_HOUSES, GEO_INFO, GEO_PEERS, SIZE, ST_CAND,
+    ST_FIXED, ST_FREE, ST_HSQ, ST_NSQ, ST_QCTL, ST_VALUES, SUB, S_DIGS, S_HDR,
+)  # fmt: skip
 from ..search.bits import ONE, ZERO, full_mask, plain, popcount, trailing_zeros
 from ..search.driver import grown_to
 from .als import _als_sets, _collect_als
 from .core import (
-    HS_HEAD,
-    HS_TAIL,
-    NS_HEAD,
-    NS_TAIL,
-    add_cell,
-    add_elim,
-    add_link,
-    add_place,
-    bit,
-    clear,
-    del_cand,
+    HS_HEAD, HS_TAIL, NS_HEAD, NS_TAIL, add_cell, add_elim, add_link, add_place, bit, clear, del_cand,
     set_cell,
-)
+)  # fmt: skip
 
 
 #: HoDoKu's limits

@@ -33,33 +33,10 @@ import numpy as np
 
 from ..build.jit import kernel
 from .record import (
-    GEO_CELL_HOUSES,
-    GEO_HOUSES,
-    GEO_INFO,
-    GEO_PEERS,
-    KIND,
-    NC,
-    NE,
-    NF,
-    NH,
-    NL,
-    NP,
-    ST_CAND,
-    ST_FIXED,
-    ST_FREE,
-    ST_HSQ,
-    ST_NSQ,
-    ST_QCTL,
-    ST_VALUES,
-    S_CELLS,
-    S_CHAIN,
-    S_DIGS,
-    S_ELIM,
-    S_FINS,
-    S_HDR,
-    S_HOUSES,
-    S_PLACE,
-)
+    GEO_CELL_HOUSES, GEO_HOUSES, GEO_INFO, GEO_PEERS, KIND, NC, NE, NF, NH, NL, NP, ST_CAND, ST_FIXED,
+    ST_FREE, ST_HSQ, ST_NSQ, ST_QCTL, ST_VALUES, S_CELLS, S_CHAIN, S_DIGS, S_ELIM, S_FINS, S_HDR,
+    S_HOUSES, S_PLACE,
+)  # fmt: skip
 from ..search.bits import ONE, ZERO, borrowed, popcount, trailing_zeros
 from .record import new_state, new_step  # noqa: F401 - the Python layer's makers, here too
 

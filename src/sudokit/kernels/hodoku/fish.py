@@ -17,19 +17,9 @@ import numpy as np
 
 from ..build.jit import kernel
 from .record import (
-    BOX_HEIGHT,
-    BOX_WIDTH,
-    DIGITS,
-    GEO_CELL_HOUSES,
-    GEO_HOUSES,
-    GEO_INFO,
-    NB,
-    NE,
-    SIZE,
-    ST_CAND,
-    S_DIGS,
+    BOX_HEIGHT, BOX_WIDTH, DIGITS, GEO_CELL_HOUSES, GEO_HOUSES, GEO_INFO, NB, NE, SIZE, ST_CAND, S_DIGS,
     S_HDR,
-)
+)  # fmt: skip
 from ..search.bits import ONE, ZERO, plain, popcount, trailing_zeros
 from .core import add_cell, add_elim, add_fin, add_house, bit, clear, sees
 

@@ -25,29 +25,10 @@ import numpy as np
 
 from ..build.jit import kernel
 from .record import (
-    BOX_HEIGHT,
-    BOX_WIDTH,
-    DIGITS,
-    EXTRA,
-    GEO_CELL_HOUSES,
-    GEO_HOUSES,
-    GEO_INFO,
-    GEO_PEERS,
-    NE,
-    SIZE,
-    ST_CAND,
-    ST_FREE,
-    ST_VALUES,
-    SUB,
-    S_CELLS,
-    S_CHAIN,
-    S_DIGS,
-    S_ELIM,
-    S_FINS,
-    S_HDR,
-    S_HOUSES,
+    BOX_HEIGHT, BOX_WIDTH, DIGITS, EXTRA, GEO_CELL_HOUSES, GEO_HOUSES, GEO_INFO, GEO_PEERS, NE, SIZE,
+    ST_CAND, ST_FREE, ST_VALUES, SUB, S_CELLS, S_CHAIN, S_DIGS, S_ELIM, S_FINS, S_HDR, S_HOUSES,
     S_PLACE,
-)
+)  # fmt: skip
 from ..search.bits import ONE, ZERO, plain, popcount, trailing_zeros
 from .core import add_cell, add_elim, add_fin, add_house, add_link, bit, clear, sees
 

@@ -18,15 +18,8 @@ from .record import GEO_INFO, KIND, SIZE, ST_CAND, ST_FIXED, ST_FREE, ST_QCTL, S
 from ..search.bits import full_mask, plain
 from .basic import full_house, hidden_single, hidden_subset, locked_claiming, locked_pointing, naked_single, naked_subset
 from .core import (
-    apply,
-    borrow_geo,
-    borrow_state,
-    borrow_step,
-    load,
-    remove_marks,
-    set_cell,
-    unsolved,
-)
+    apply, borrow_geo, borrow_state, borrow_step, load, remove_marks, set_cell, unsolved,
+)  # fmt: skip
 from .als import als_xy_chain, als_xy_wing, als_xz, sue_de_coq
 from .chains import forcing, nice_loop, x_chain, xy_chain
 from .fish import BASIC, FINNED, SASHIMI, fish

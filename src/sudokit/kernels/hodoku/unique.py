@@ -43,21 +43,9 @@ import numpy as np
 
 from ..build.jit import kernel
 from .record import (
-    DIGITS,
-    EXTRA,
-    GEO_CELL_HOUSES,
-    GEO_HOUSES,
-    GEO_INFO,
-    GEO_PEERS,
-    NE,
-    SIZE,
-    ST_CAND,
-    ST_FIXED,
-    ST_VALUES,
-    SUB,
-    S_DIGS,
-    S_HDR,
-)
+    DIGITS, EXTRA, GEO_CELL_HOUSES, GEO_HOUSES, GEO_INFO, GEO_PEERS, NE, SIZE, ST_CAND, ST_FIXED,
+    ST_VALUES, SUB, S_DIGS, S_HDR,
+)  # fmt: skip
 from ..search.bits import ONE, ZERO, plain, popcount, trailing_zeros
 from .core import add_cell, add_elim, bit, clear, sees
 

@@ -30,22 +30,9 @@ import numpy as np
 
 from ..build.jit import kernel
 from .record import (
-    G_CAND,
-    G_POS,
-    G_VALUES,
-    H_CELLS,
-    H_DIFF,
-    H_ELIM,
-    H_HDR,
-    KIND,
-    NC,
-    NE,
-    PCELL,
-    PVALUE,
-    REGION_SLOT,
-    SRC,
-    TARGET,
-)
+    G_CAND, G_POS, G_VALUES, H_CELLS, H_DIFF, H_ELIM, H_HDR, KIND, NC, NE, PCELL, PVALUE, REGION_SLOT,
+    SRC, TARGET,
+)  # fmt: skip
 from ..search.bits import borrowed
 from .record import ALL, HDR, NP, new_grid, new_hint, new_workspace  # noqa: F401 - the Python layer's makers, here too
 

@@ -12,38 +12,13 @@ import numpy as np
 from . import ids as T
 from ..build.jit import kernel
 from .record import (
-    GROUPED,
-    G_CAND,
-    G_POS,
-    G_VALUES,
-    H_DIFF,
-    H_HDR,
-    KIND,
-    LINES,
-    NE,
-    REMOVED,
-    RING,
-    SUB,
-    VALUE,
-)
+    GROUPED, G_CAND, G_POS, G_VALUES, H_DIFF, H_HDR, KIND, LINES, NE, REMOVED, RING, SUB, VALUE,
+)  # fmt: skip
 from ..search.bits import popcount
 from .core import (
-    CELL_MASK,
-    CELL_REGION,
-    IN_REGION,
-    LOW,
-    MASKS,
-    PEER_MASK,
-    POP,
-    REGION,
-    REGION_MASK,
-    SEES,
-    add_cell,
-    add_elim,
-    clear_hint,
-    digit_masks,
-    empty_cells,
-)
+    CELL_MASK, CELL_REGION, IN_REGION, LOW, MASKS, PEER_MASK, POP, REGION, REGION_MASK, SEES, add_cell,
+    add_elim, clear_hint, digit_masks, empty_cells,
+)  # fmt: skip
 from .rules import _copy, subsets
 
 # -- strong links on one value ----------------------------------------------------------------

@@ -25,13 +25,8 @@ from .chains import (
     unary_chains,
 )
 from .record import (
-    WS_COUNTERS,
-    WS_DIGIT_CELLS,
-    WS_NOTHING_CELLS,
-    WS_NOTHING_FOUND,
-    W_OVER,
-    W_RULE,
-)
+    WS_COUNTERS, WS_DIGIT_CELLS, WS_NOTHING_CELLS, WS_NOTHING_FOUND, W_OVER, W_RULE,
+)  # fmt: skip
 from .core import apply_hint, borrow_grid, borrow_hint, copy_hint, solved
 from .patterns import aligned_exclusion, bug, strong_links, unique_loops
 from .rules import als_wing, fish, hidden_set, hidden_single, locking, naked_set, naked_single, xy_wing

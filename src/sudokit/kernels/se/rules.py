@@ -16,36 +16,12 @@ import numpy as np
 from . import ids as T
 from ..build.jit import kernel
 from .record import (
-    G_CAND,
-    G_POS,
-    G_VALUES,
-    H_CELLS,
-    H_DIFF,
-    H_ELIM,
-    H_HDR,
-    KIND,
-    NE,
-    REGION_SLOT,
-    REMOVED,
-    SUB,
-    VALUE,
-)
+    G_CAND, G_POS, G_VALUES, H_CELLS, H_DIFF, H_ELIM, H_HDR, KIND, NE, REGION_SLOT, REMOVED, SUB, VALUE,
+)  # fmt: skip
 from .core import (
-    CELL_REGION,
-    CROSS,
-    IN_REGION,
-    LOW,
-    PEERS,
-    POP,
-    REGION,
-    SEES,
-    add_cell,
-    add_elim,
-    clear_hint,
-    count,
-    empty_cells,
-    set_place,
-)
+    CELL_REGION, CROSS, IN_REGION, LOW, PEERS, POP, REGION, SEES, add_cell, add_elim, clear_hint, count,
+    empty_cells, set_place,
+)  # fmt: skip
 
 # SE's region types, in the order most of its rules scan them: block, column, row
 SCAN_TYPES = np.array([0, 2, 1], dtype=np.int64)
