@@ -136,9 +136,7 @@ class Search:
     def run(self, limits: Limits, record_at: int = 1) -> int:
         """Call the kernel in slices until it returns DONE or LIMIT, or a budget of ``limits``
         runs out (then BUDGET). Slicing keeps Ctrl-C and time limits responsive."""
-        budget = Budget(
-            limits.nodes - self.nodes, limits.time_limit, first=self.first_slice, aim=SLICE_SECONDS, least=100
-        )
+        budget = Budget(limits.nodes - self.nodes, limits.time_limit, self.first_slice, SLICE_SECONDS, 100)
         self.deadline = budget.deadline
         if budget.deadline is not None and not warming.ready(self.family, budget.deadline):
             return P.BUDGET
@@ -149,8 +147,10 @@ class Search:
                 return P.BUDGET
             before, began = self.nodes, time.perf_counter()
             code = self.step(limit, nodes, record_at)
+            if code != P.BUDGET:  # most searches end in their first call: no account to keep
+                return code
             budget.record(self.nodes - before, time.perf_counter() - began)
-            if code != P.BUDGET or budget.out_of_time:
+            if budget.out_of_time:
                 return code
 
 
