@@ -293,15 +293,21 @@ def test_no_kernel_entry_takes_more_than_ten_parameters():
 RECORD_NAMES = {
     "kernels/hodoku": {"st", "geo", "step", "hdr", "digs"},
     "kernels/se": {"g", "h", "best", "scratch", "src", "dst", "hdr", "ws"},
-    "logic": {"step", "hdr", "digs", "h"},
+    "logic": {"step", "hdr", "digs", "h", "state", "g"},
 }
 #: slots that hold a header, read by a second subscript (``step[S_HDR][NE]``)
 HEADER_SLOTS = {"S_HDR", "S_DIGS", "GEO_INFO", "H_HDR", "WS_COUNTERS"}
 
 
+def _named(node: ast.expr, names: set[str]) -> bool:
+    """``node`` is a record by its name: ``step``, or an attribute such as ``self.step``."""
+    return (isinstance(node, ast.Name) and node.id in names) or (isinstance(node, ast.Attribute) and node.attr in names)
+
+
 def _bare_slot_reads(path: Path, names: set[str]) -> list[str]:
-    """``record[3]`` and ``record[HEADER][3]`` reads in a file, outside the ``borrow_*`` helpers
-    (which take a record apart in the order its maker builds it)."""
+    """``record[3]`` and ``record[HEADER][3]`` reads in a file, where ``record`` is one of the
+    names the code gives records (``names``), outside the ``borrow_*`` helpers (which take a
+    record apart in the order its maker builds it)."""
     found = []
     tree = ast.parse(path.read_text())
     for function in ast.walk(tree):
@@ -311,10 +317,11 @@ def _bare_slot_reads(path: Path, names: set[str]) -> list[str]:
             if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int)):
                 continue
             outer = node.value
-            if isinstance(outer, ast.Name) and outer.id in names:
+            if _named(outer, names):
                 found.append(f"{path.name}:{node.lineno} {ast.unparse(node)}")
-            elif (isinstance(outer, ast.Subscript) and isinstance(outer.value, ast.Name) and outer.value.id in names
-                  and isinstance(outer.slice, ast.Name) and outer.slice.id in HEADER_SLOTS):
+            elif (isinstance(outer, ast.Subscript) and _named(outer.value, names)
+                  and isinstance(outer.slice, (ast.Name, ast.Attribute))
+                  and (outer.slice.id if isinstance(outer.slice, ast.Name) else outer.slice.attr) in HEADER_SLOTS):
                 found.append(f"{path.name}:{node.lineno} {ast.unparse(node)}")
     return found
 

@@ -188,9 +188,12 @@ def test_each_budget_counts_its_own_unit():
     """``node_limit`` counts search nodes (the proof that the puzzle has one solution),
     ``potential_limit`` SE's potentials: a node budget never cuts SE's chains short, and a
     proof cut short leaves the whole rating unknown (issue 33)."""
-    puzzle = SHOWCASE[8][2]  # ER 6.4: a few thousand potentials, a proof of a few dozen nodes
-    nodes_only = sudokit.rate(puzzle, scale="se", node_limit=10_000)
-    assert nodes_only.se_status is sudokit.SolveStatus.SOLVED and nodes_only.er == 6.4
+    # ER 7.1: its chains process about 5,000 potentials, its proof takes a handful of nodes, so
+    # a node budget of 500 that reached SE's chains would leave SE's rating unknown
+    puzzle = next(row[2] for row in SHOWCASE if row[0] == "Forcing Chain")
+    nodes_only = sudokit.rate(puzzle, scale="se", node_limit=500)
+    assert nodes_only.se_status is sudokit.SolveStatus.SOLVED and nodes_only.er == 7.1
+    assert sudokit.rate(puzzle, scale="se", potential_limit=500).se_status is sudokit.SolveStatus.UNKNOWN
     open_board = "." * 81  # several solutions: a proof that needs more than one node
     assert sudokit.rate(open_board, node_limit=1).status is sudokit.SolveStatus.UNKNOWN
     assert sudokit.rate(open_board).status is sudokit.SolveStatus.SEVERAL

@@ -371,7 +371,7 @@ def _expected_exit(run: Run, statuses: list[str]) -> int | None:
 
 
 def _budgeted(run: Run) -> bool:
-    return run.option("--time-limit") is not None or run.option("--node-limit") is not None
+    return any(run.option(name) is not None for name in ("--time-limit", "--node-limit", "--potential-limit"))
 
 
 def _intact(run: Run, case: Case) -> Puzzle | None:

@@ -513,19 +513,20 @@ def _seconds(text: str | None) -> float | None:
 
 
 @st.composite
-def budgets(draw, odd: bool = True) -> list[str]:
-    """``--time-limit`` and ``--node-limit``: none, usual ones or odd ones."""
+def budgets(draw, odd: bool = True, units: str = "--node-limit") -> list[str]:
+    """``--time-limit`` and a budget in ``units`` (``--node-limit``, or ``--potential-limit``
+    for SE's rating): none, usual ones or odd ones."""
     args: list[str] = []
     kind = draw(st.sampled_from(["time", "time", "both", "nodes", "odd" if odd else "time"]))
     if kind in ("time", "both"):
         args += ["--time-limit", draw(st.sampled_from(TIME_LIMITS))]
     if kind in ("nodes", "both"):
-        args += ["--node-limit", draw(st.sampled_from(NODE_LIMITS))]
+        args += [units, draw(st.sampled_from(NODE_LIMITS))]
     if kind == "odd":
         if draw(st.booleans()):
             args += ["--time-limit", draw(st.sampled_from(ODD_TIME_LIMITS))]
         else:
-            args += ["--node-limit", draw(st.sampled_from(ODD_NODE_LIMITS))]
+            args += [units, draw(st.sampled_from(ODD_NODE_LIMITS))]
     return args
 
 
@@ -563,7 +564,7 @@ def runs(draw, commands: Sequence[str] = READING, small: bool = False, families:
     elif command in ("explain", "rate"):
         scale = draw(st.sampled_from(["hodoku", "hodoku", "se"]))
         if scale == "se":
-            args += ["--scale", "se"] + draw(budgets())
+            args += ["--scale", "se"] + draw(budgets(units="--potential-limit"))  # SE's unit
             time_bounded = True
         if command == "explain" and draw(st.integers(0, 3)) == 0:
             args.append("--pretty")
@@ -586,8 +587,9 @@ def runs(draw, commands: Sequence[str] = READING, small: bool = False, families:
             time_bounded = False
     run = Run(command, tuple(args), feed, None)
     seconds = _seconds(run.option("--time-limit"))
-    if time_bounded and seconds is None and run.option("--node-limit") in SMALL_NODE_LIMITS:
-        seconds = 0.0  # a thousand nodes take milliseconds: the run ends within the slack
+    work = run.option("--potential-limit") if "--potential-limit" in args else run.option("--node-limit")
+    if time_bounded and seconds is None and work in SMALL_NODE_LIMITS:
+        seconds = 0.0  # a thousand nodes (or potentials) take milliseconds: the run ends within the slack
     if time_bounded and seconds is not None:
         run = replace(run, budget=seconds * len(feed.cases))
     return run
@@ -636,7 +638,7 @@ ENDPOINT_FIELDS = {
     "count": ("puzzle", "format", "shape", "symbols", "time_limit", "node_limit", "limit"),
     "hint": ("puzzle", "format", "shape", "symbols", "time_limit", "node_limit", "candidates", "level"),
     "explain": ("puzzle", "format", "shape", "symbols", "time_limit", "node_limit"),
-    "rate": ("puzzle", "format", "shape", "symbols", "time_limit", "node_limit"),
+    "rate": ("puzzle", "format", "shape", "symbols", "time_limit", "node_limit", "potential_limit"),
     "canonical": ("puzzle", "format", "shape", "symbols"),
     "generate": ("time_limit", "node_limit", "size", "level", "score", "symmetry", "clues", "minimal", "seed"),
 }
@@ -647,6 +649,7 @@ ODD_FIELD_VALUES: dict[str, tuple[Any, ...]] = {
     "format": ("xml", "layout", "sukaku", "\ud800"),
     "time_limit": (1e308, 1e-300, "1", 11),
     "node_limit": (10**20, 0.5),
+    "potential_limit": (10**20, 0, "1"),
     "limit": (0, 10**7, 10**20),
     "level": (0, 4, "3"),
     "candidates": ([[True]] * 81, [[]] * 80, [[1, 2]] * 81, [[0]] * 81, [["1"]] * 81, [[10]] * 81),

@@ -78,7 +78,7 @@ class BatchOptions:
     chunk_size: int = DEFAULT_CHUNK_SIZE
     time_limit: float | None = None
     #: rate each puzzle with exactly one solution on HoDoKu's scale (level and score columns)
-    #: and on Sudoku Explainer's (er, ep, ed; the time and node budgets bound it)
+    #: and on Sudoku Explainer's (er, ep, ed; the time and potential budgets bound it)
     rate: bool = False
     #: SE's budget with ``rate``: potentials its chains may process per record
     potential_limit: int | None = None

@@ -152,7 +152,7 @@ def explain(files, input_format, shape, symbols, scale, time_limit, node_limit, 
                 out.flush()
                 continue
             try:
-                explanation = logic.explain(board)
+                explanation = logic.explain(board, time_limit=time_limit, node_limit=node_limit)
             except ValueError as error:  # a variant's rules
                 _refused(source, record, error, tally, out)
                 continue

@@ -82,20 +82,20 @@ class CandidateGrid:
     @property
     def values(self) -> np.ndarray:
         """The cell values, 0 where empty (a copy)."""
-        return self.state[0].astype(np.uint8)
+        return self.state[R.ST_VALUES].astype(np.uint8)
 
     @property
     def candidates(self) -> np.ndarray:
         """Each cell's candidate mask (0 for solved cells; a copy)."""
-        return self.state[1].copy()
+        return self.state[R.ST_CAND].copy()
 
     def candidate_values(self, cell: int) -> tuple[int, ...]:
-        mask = int(self.state[1][cell])
+        mask = int(self.state[R.ST_CAND][cell])
         return tuple(v + 1 for v in range(self.board.size) if mask >> v & 1)
 
     @property
     def solved(self) -> bool:
-        return bool((self.state[0] != 0).all())
+        return bool((self.state[R.ST_VALUES] != 0).all())
 
     def to_board(self) -> Board:
         return Board(self.values, self.board.shape, self.board.symbols)

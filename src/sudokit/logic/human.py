@@ -335,11 +335,11 @@ def rate_batch(
     """:func:`rate` for many puzzles of one shape, on ``workers`` threads (default: every CPU;
     the kernels release the GIL). Puzzles are one-line strings, boards or an ``(N, cells)``
     array; a puzzle that cannot be read raises :class:`sudokit.FormatError` as ``rate`` does.
-    ``scale`` and the budgets as for :func:`rate` (per puzzle; the proofs of uniqueness run as
-    one batch, each puzzle within ``time_limit`` and ``node_limit``)."""
+    ``scale`` and the budgets as for :func:`rate`, per puzzle: the proofs of uniqueness run as
+    one batch, each puzzle within ``time_limit`` and ``node_limit``, and SE's rating of each
+    gets what is left of ``time_limit`` after its share of the batch's proof."""
     rating_scale = scale_of(scale)
     limits = checked_limits(1, time_limit, node_limit, potential_limit)
-    budget = rating_scale.budget(limits)
     boards = [Board(row, shape) for row in puzzles] if isinstance(puzzles, np.ndarray) else [as_board(p, shape) for p in puzzles]
     for board in boards:
         human_rules(board, marks=False)
@@ -351,6 +351,8 @@ def rate_batch(
     start = time.perf_counter()
     values = np.stack([board.cells for board in boards])
     unique = solve_batch(values, limit=2, shape=shape, time_limit=time_limit, node_limit=node_limit)
+    # what is left of each puzzle's time for SE: the batch's proof, shared out
+    budget = rating_scale.budget(_less_time(limits, (time.perf_counter() - start) / len(boards)))
     ratable = np.flatnonzero(unique.unique)
     counts = np.zeros((len(boards), 0), dtype=np.int64)
     taken = np.zeros(len(boards), dtype=np.int64)
@@ -410,12 +412,21 @@ def explain_se(
     return SEExplanation(result.status, board, steps, result)
 
 
-def explain(puzzle: Any, *, shape: Shape | None = None, solution: Board | None = None) -> Explanation:
+def explain(
+    puzzle: Any,
+    *,
+    shape: Shape | None = None,
+    solution: Board | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+) -> Explanation:
     """Every step of a human-style solution, each the easiest available (HoDoKu's order of
     techniques), until the puzzle is solved or no technique applies; never a guess.
-    ``solution`` as for :func:`rate` (the rating takes the one proved here otherwise)."""
+    ``solution`` as for :func:`rate` (the rating takes the one proved here otherwise);
+    ``time_limit`` and ``node_limit`` bound that proof (a proof cut short: status unknown, no
+    steps). The steps themselves take milliseconds and run to the end."""
     board = as_board(puzzle, shape)
-    status, found = _unique(board, solution)
+    status, found = _unique(board, solution, checked_limits(1, time_limit, node_limit))
     rateable = status is SolveStatus.SOLVED and board.candidates is None  # marks: unrated
     rating = rate(board, scale=HODOKU, solution=found) if rateable else Rating(status, board, None, None)
     if status is not SolveStatus.SOLVED:

@@ -8,8 +8,10 @@ first step's rating: three numbers with one decimal, as SE prints them. The rule
 and their ratings are SukakuExplainer 1.18's defaults (``kernels/se/rate.py`` and the ``se_*``
 kernels); a puzzle they cannot finish is SE's "beyond solver", 20.0.
 
-Chains can take long on the hardest puzzles, so every call takes a budget: ``time_limit``
-(seconds) and ``node_limit`` (potentials a chain search may process). A budget that runs out
+Chains can take long on the hardest puzzles, so every call takes a budget (a
+:class:`~sudokit.results.Limits`): ``time_limit`` (seconds) and ``potential_limit``
+(potentials its chain searches may process; search nodes, ``node_limit``, play no part here).
+A budget that runs out
 gives status ``unknown``, with ``er`` the best lower bound found: the hardest step taken, or the
 easiest rating the rule being searched could still give, whichever is higher.
 """

@@ -42,6 +42,7 @@ from .messages import (
     conflict_json,
     flag_field,
     integer_field,
+    seconds,
     invalid,
     score_of,
     search_json,
@@ -197,13 +198,15 @@ def rate(body: Json, settings: Settings) -> Task:
 
     def work() -> Json:
         """The library's call, in a worker thread."""
+        start = time.perf_counter()
         unique = _unique(board, budget)
         if unique.status is not SolveStatus.SOLVED:
             conflicts = [conflict_json(c) for c in unique.conflicts]
             return {"status": unique.status.value, "level": None, "score": None, "conflicts": conflicts, "budget": budget.to_json()}
-        # SE's ratings of the hardest puzzles take long: the request's time budget bounds them
-        rating = logic.rate(board, scale=ALL, time_limit=budget.time_limit, potential_limit=budget.potential_limit,
-                            solution=unique.board)
+        # SE's ratings of the hardest puzzles take long: what the proof left of the request's
+        # time bounds them
+        left = max(0.0, seconds(budget) - (time.perf_counter() - start))
+        rating = logic.rate(board, scale=ALL, time_limit=left, potential_limit=budget.potential_limit, solution=unique.board)
         return {**rating.to_json(), "budget": budget.to_json()}
 
     return Task(work, budget)
