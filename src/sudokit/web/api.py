@@ -298,9 +298,9 @@ def diagnose(body: Json, settings: Settings) -> Task:
         found = setters.diagnose(board, time_limit=budget.time_limit, node_limit=budget.node_limit)
         answer = {**found.to_json(), "budget": budget.to_json()}
         if found.status is SolveStatus.SEVERAL:
-            left = max(0.0, budget.time_limit - (time.perf_counter() - start))
+            left = max(0.0, seconds(budget) - (time.perf_counter() - start))
             fewest = setters.make_unique(board, solution=found.solutions[0], time_limit=left,
-                                         node_limit=max(1, budget.node_limit - found.nodes))
+                                         node_limit=max(1, budget.nodes - found.nodes))
             answer.update(add=list(fewest.added) if fewest.board is not None else None, add_proven=fewest.proven)
         return answer
 
