@@ -392,6 +392,37 @@ def test_one_technique_registry_for_se():
     assert technique_name(ids.KINDS, 1, header, 4) == f"technique {ids.KINDS}"  # the fallback the check reads
 
 
+
+def _functions_naming(path: Path, names: set[str]) -> list[str]:
+    """The functions of a file that name every one of ``names`` (as ``module.NAME`` or bare)."""
+    found = []
+    for function in ast.walk(ast.parse(path.read_text())):
+        if isinstance(function, ast.FunctionDef):
+            named = {node.attr for node in ast.walk(function) if isinstance(node, ast.Attribute)}
+            named |= {node.id for node in ast.walk(function) if isinstance(node, ast.Name)}
+            if names <= named:
+                found.append(f"{path.name}:{function.name}")
+    return found
+
+
+def test_one_chaining_and_one_multiple_chain_search_for_every_se_tier():
+    """SE's doChaining and its multiple-chain search (cell and region forcing chains, the
+    contradictions and double implications of the dynamic forms) are written once each, and
+    every tier of nesting is a compiled copy of them (``instantiate``), not a second text."""
+    se = sorted((SRC / "kernels" / "se").glob("*.py"))
+    searches = [name for path in se for name in _functions_naming(path, {"CELL_FORCING", "REGION_FORCING"})]
+    assert searches == ["forcing.py:_multiple"]
+    chainings = [name for path in se for name in _functions_naming(path, {"on_to_off", "off_to_on", "ADVANCED"})]
+    assert chainings == ["chains.py:chaining"]
+    copies = {}
+    for path in se:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "instantiate":
+                copies.setdefault(node.args[0].id, []).append(node.args[1].value)
+    assert sorted(copies["_multiple"]) == ["mc_g0", "mc_g1", "mc_g2", "mc_g3"]
+    assert sorted(copies["chaining"]) == ["dc_g2", "dc_g3", "do_chaining"]
+
+
 def main() -> None:
     for number, prefixes in enumerate(FLOORS):
         members = sorted(module for module in EDGES if floor(module) == number and not module.startswith("sudokit.kernels."))

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..build.jit import kernel
 from .record import G_CAND, G_POS, G_VALUES
-from .core import CELL_REGION, CROSS, IN_REGION, LOW, POP, REGION, empty_cells
+from .core import CROSS, IN_REGION, LOW, POP, REGION, empty_cells
 from .record import ADV_MAX, ADV_POOL
 
 

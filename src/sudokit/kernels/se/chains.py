@@ -1,5 +1,7 @@
-"""Sudoku Explainer's chains: bidirectional cycles, forcing X- and XY-chains, Nishio, cell and
-region forcing chains, and their dynamic forms, rated with SE's length penalty.
+"""Sudoku Explainer's chains: SE's chaining (doChaining, every tier of nesting), bidirectional
+cycles and forcing X- and XY-chains, rated with SE's length penalty. The multiple-chain
+techniques built on the chaining (Nishio, cell and region forcing chains, their dynamic and
+nested forms) are ``forcing``'s.
 
 A chain grows from one potential (a candidate assumed true, "on", or false, "off") by SE's two
 implications: an "on" candidate turns off the cell's other candidates and the value's other
@@ -29,7 +31,7 @@ import numpy as np
 
 from . import ids as T
 from ..build.jit import instantiate, kernel
-from .record import CPLX, G_CAND, G_POS, H_DIFF, H_HDR, NE, NP, REGION_SLOT, SORT, SRC, SUB, TARGET
+from .record import CPLX, G_CAND, G_POS, H_DIFF, H_HDR, NE, NP, SORT, SRC, SUB, TARGET
 from ..search.bits import borrowed
 from .advanced import basic
 from .record import FRAMES, FS, POOL, QUEUE, new_workspace  # noqa: F401 - nested chains, the Python layer
@@ -517,175 +519,6 @@ def offer(g, h, found, kind, sub, diff, cplx, sort, src, target, place_on):
     return True
 
 
-# -- multiple, dynamic and Nishio forcing chains --------------------------------------------------------
-
-#: chaining modes: SE's ``Chaining(isMultiple, isDynamic, isNishio, level)``
-NISHIO = 0
-MULTIPLE = 1
-DYNAMIC = 2
-DYNAMIC_PLUS = 3
-
-BASES = np.array([7.5, 8.0, 8.5, 9.0])
-
-
-@kernel
-def multiple_chains(g, ws, h, mode):
-    """The best hint of SE's multiple-chain techniques in one mode: Nishio (7.5, X-links only,
-    contradictions), cell and region forcing chains (8.0), dynamic forcing chains (8.5: also
-    contradictions and double implications, in a grid that loses each "off" candidate) and
-    dynamic forcing chains (+) (9.0: the simple rules join in, ``se_advanced``)."""
-    cand = g[G_CAND]
-    nishio = mode == NISHIO
-    dynamic = mode != MULTIPLE
-    level = 1 if mode == DYNAMIC_PLUS else 0
-    multiple = mode != NISHIO
-    y_links = not nishio
-    base = BASES[mode]
-    found = False
-    values = np.zeros(10, dtype=np.int64)
-    for cell in range(81):
-        card = POP[cand[cell]]
-        if not (card > 2 or (card > 1 and dynamic)):
-            continue
-        if over_budget(ws):
-            return found
-        nv = 0
-        m = cand[cell]
-        while m:
-            values[nv] = LOW[m & -m]
-            m &= m - 1
-            nv += 1
-        for k in range(nv):
-            v = values[k]
-            p_on = pot(cell, v, 1)
-            p_off = p_on - 1
-            fon = k
-            foff = 9
-            seed(ws, fon, p_on)
-            if do_chaining(g, ws, fon, y_links, dynamic, level, 0, ()) and (dynamic or nishio):
-                c = ancestors(ws, fon, ws[WS_FRAME][fon, F_AB_ON], ws[WS_FRAME][fon, F_AB_VIRTUAL] == 1) + ancestors(
-                    ws, fon, ws[WS_FRAME][fon, F_AB_OFF], ws[WS_FRAME][fon, F_AB_VIRTUAL] == 0
-                )
-                d = base + length_difficulty(c)
-                kind = T.NISHIO if nishio else T.CONTRADICTION_FORCING
-                if offer(g, h, found, kind, mode, d, c, 7, p_on, p_off, True):
-                    found = True
-            seed(ws, foff, p_off)
-            if do_chaining(g, ws, foff, y_links, dynamic, level, 0, ()) and (dynamic or nishio):
-                fs = ws[WS_FRAME]
-                c = ancestors(ws, foff, fs[foff, F_AB_ON], fs[foff, F_AB_VIRTUAL] == 1) + ancestors(
-                    ws, foff, fs[foff, F_AB_OFF], fs[foff, F_AB_VIRTUAL] == 0
-                )
-                d = base + length_difficulty(c)
-                kind = T.NISHIO if nishio else T.CONTRADICTION_FORCING
-                if offer(g, h, found, kind, mode, d, c, 7, p_off, p_on, True):
-                    found = True
-            if card >= 3 and not nishio and dynamic:
-                found = _double(g, ws, h, found, fon, foff, base, mode, p_on, p_off)
-            if not nishio:
-                found = _regions(g, ws, h, found, cell, v, fon, y_links, dynamic, multiple, base, mode, level)
-        if not nishio and (card == 2 or (multiple and card > 2)):
-            found = _cell_reduction(g, ws, h, found, cell, nv, base, mode)
-    return found
-
-
-@kernel
-def _double(g, ws, h, found, fon, foff, base, mode, p_on, p_off):
-    """Potentials both states of a candidate imply: on in both (placed), off in both (removed)."""
-    fs = ws[WS_FRAME]
-    for k in range(fs[fon, F_NON]):
-        q = frame_on(ws, fon, k)
-        if in_frame(ws, foff, q) and worth(g, q):
-            c = ancestors(ws, fon, q, False) + ancestors(ws, foff, q, False)
-            d = base + length_difficulty(c)
-            if offer(g, h, found, T.DOUBLE_FORCING, mode, d, c, 1, p_on, q, True):
-                found = True
-    for k in range(fs[fon, F_NOFF]):
-        q = frame_off(ws, fon, k)
-        if in_frame(ws, foff, q) and worth(g, q):
-            c = ancestors(ws, fon, q, False) + ancestors(ws, foff, q, False)
-            d = base + length_difficulty(c)
-            if offer(g, h, found, T.DOUBLE_FORCING, mode, d, c, 1, p_on, q, True):
-                found = True
-    return found
-
-
-@kernel
-def _regions(g, ws, h, found, cell, v, fon, y_links, dynamic, multiple, base, mode, level):
-    """Region forcing chains from the regions of ``cell`` where it is the value's first place:
-    what every place of the value in the region implies."""
-    pos = g[G_POS]
-    fs = ws[WS_FRAME]
-    frames = np.zeros(9, dtype=np.int64)
-    for t in range(3):
-        r = CELL_REGION[cell, t]
-        m = pos[r, v]
-        k = POP[m]
-        if not (k == 2 or (multiple and k > 2)):
-            continue
-        if REGION[r, LOW[m]] != cell:
-            continue
-        nf = 0
-        mm = m
-        nxt = 10
-        while mm:
-            c = REGION[r, LOW[mm & -mm]]
-            mm &= mm - 1
-            if c == cell:
-                frames[nf] = fon
-            else:
-                f = nxt
-                nxt += 1
-                seed(ws, f, pot(c, v, 1))
-                do_chaining(g, ws, f, y_links, dynamic, level, 0, ())
-                frames[nf] = f
-            nf += 1
-        f0 = frames[0]
-        for state in range(2):
-            count = fs[f0, F_NON] if state == 1 else fs[f0, F_NOFF]
-            for j in range(count):
-                q = frame_on(ws, f0, j) if state == 1 else frame_off(ws, f0, j)
-                every = True
-                for x in range(1, nf):
-                    if not in_frame(ws, frames[x], q):
-                        every = False
-                        break
-                if not every or not worth(g, q):
-                    continue
-                c = 0
-                for x in range(nf):
-                    c += ancestors(ws, frames[x], q, False)
-                d = base + length_difficulty(c)
-                if offer(g, h, found, T.REGION_FORCING, mode, d, c, 6, pot(cell, v, 1), q, True):
-                    h[H_HDR][REGION_SLOT] = r
-                    found = True
-    return found
-
-
-@kernel
-def _cell_reduction(g, ws, h, found, cell, nv, base, mode):
-    """Cell forcing chains: what every value of the cell implies (frames 0..nv-1)."""
-    fs = ws[WS_FRAME]
-    for state in (1, 0):
-        count = fs[0, F_NON] if state == 1 else fs[0, F_NOFF]
-        for j in range(count):
-            q = frame_on(ws, 0, j) if state == 1 else frame_off(ws, 0, j)
-            every = True
-            for x in range(1, nv):
-                if not in_frame(ws, x, q):
-                    every = False
-                    break
-            if not every or not worth(g, q):
-                continue
-            c = 0
-            for x in range(nv):
-                c += ancestors(ws, x, q, False)
-            d = base + length_difficulty(c)
-            if offer(g, h, found, T.CELL_FORCING, mode, d, c, 5, cell, q, True):
-                found = True
-    return found
-
-
 # -- unary chains: cycles and forcing X- and XY-chains ---------------------------------------------------
 
 
@@ -718,7 +551,6 @@ def unary_chains(g, ws, h):
         # SE's three passes: X-links only, Y-links only, both
         x_links = mode != 1
         y_links = mode != 0
-        xy = x_links and y_links
         fbase = 7.0 if y_links else 6.6
         fsort = 4 if y_links else 2
         pre = False

@@ -12,35 +12,28 @@ made it one), and carries its own complexity: an outer hint's complexity adds, o
 complexities of the inner hints behind it.
 
 Inner searches need every hint, sorted as SE sorts them, where the outer searches keep the
-best: one generic code (``_mc``, and ``chains.chaining`` for SE's doChaining) serves both, a
-*sink* flag telling which. Nesting is
-three deep at most (level 4 over level 3 over static chains); numba compiles no recursion into a
-cached kernel, so the generic functions are instantiated once per tier (``instantiate``), each tier's
-copy calling the tier below (``G1`` basic advanced rules, ``G2`` levels 2 and 3, ``G3`` level 4).
-Each tier works in its own workspace (frames, queues) and hint list, sharing the outer one's
-work counters.
+best: one generic search (``forcing._multiple``, with ``chains.chaining`` for SE's doChaining)
+serves both, a ``collect`` flag telling which, and serves SE's unnested rules too (tier 0,
+``forcing.multiple_chains``). Nesting is three deep at most (level 4 over level 3 over static
+chains); numba compiles no recursion into a cached kernel, so the generic functions are
+instantiated once per tier (``instantiate``), each tier's copy calling the tier below (``G1``
+basic advanced rules, ``G2`` levels 2 and 3, ``G3`` level 4). Each tier works in its own
+workspace (frames, queues) and hint list, sharing the outer one's work counters.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import ids as T
 from ..build.jit import instantiate, kernel
 from .advanced import ADV_MAX
 from .chains import (
     chaining,
     do_chaining,
     simple_rules,
-    C_ADVANCED,
     C_BLOCK,
     C_CELL,
     C_NONE,
-    F_AB_OFF,
-    F_AB_ON,
-    F_AB_VIRTUAL,
-    F_NOFF,
-    F_NON,
     F_POOL,
     F_V_CAUSE,
     F_V_N,
@@ -49,12 +42,9 @@ from .chains import (
     _is_parent,
     _partners,
     frame_add,
-    frame_off,
-    frame_on,
     frame_parent,
     in_frame,
     off_to_on,
-    offer,
     on_to_off,
     over_budget,
     pcell,
@@ -63,6 +53,7 @@ from .chains import (
     seed,
     worth,
 )
+from .forcing import DYNAMIC, MULTIPLE, _cause_parents, _frame_walk, _hint, _list, _mix, _multiple
 from . import record as R  # the workspace's slots and counters, by name: R.WS_FRAME
 from .record import (  # noqa: F401 - new_hints: the Python layer's maker, here too
     G_CAND,
@@ -87,201 +78,6 @@ from .record import (  # noqa: F401 - new_hints: the Python layer's maker, here 
     new_hints,
 )
 from .core import CELL_POS, CELL_REGION, LOW, POP, REGION, SEES, length_difficulty
-
-# -- rule parents, identities, complexity -----------------------------------------------------------
-
-
-@kernel(inline="always")
-def _mix(x):
-    z = np.uint64(x) * np.uint64(0x9E3779B97F4A7C15)
-    z ^= z >> np.uint64(29)
-    z *= np.uint64(0xBF58476D1CE4E5B9)
-    return z ^ (z >> np.uint64(32))
-
-
-@kernel
-def _cause_parents(g, src_cand, src_pos, p, cause, hl):
-    """The candidates gone since the outer chain began that made the "on" potential p (SE's
-    ``collectRuleParents`` for one potential), appended to the hint list's parent pool."""
-    cand, pos = g[G_CAND], g[G_POS]
-    par, counts = hl[HL_PARS], hl[HL_COUNT]
-    cell, v = pcell(p), pvalue(p)
-    if cause == C_CELL:
-        gone = src_cand[cell] & ~cand[cell]
-        while gone:
-            u = LOW[gone & -gone]
-            gone &= gone - 1
-            if counts[2] < HL_PAR:
-                par[counts[2]] = pot(cell, u, 0)
-                counts[2] += 1
-    elif cause >= C_BLOCK and cause < C_ADVANCED:
-        r = CELL_REGION[cell, cause - C_BLOCK]
-        gone = src_pos[r, v] & ~pos[r, v]
-        while gone:
-            c = REGION[r, LOW[gone & -gone]]
-            gone &= gone - 1
-            if counts[2] < HL_PAR:
-                par[counts[2]] = pot(c, v, 0)
-                counts[2] += 1
-
-
-@kernel
-def _frame_walk(g, ws, f, p, virtual, initial_cause, src_cand, src_pos, hl, collect_parents):
-    """Walk p's ancestors in frame f: their number, a hash of them, the nested complexity met
-    (appending new identities to ``ws[R.WS_VISIT]``-stamped set in ``ws[R.WS_BFS]``... see ``_complexity``),
-    and, if asked, SE's rule parents of the "on" ones. Returns (count, hash)."""
-    seen, queue, ctr = ws[R.WS_VISIT], ws[R.WS_BFS], ws[R.WS_COUNTERS]
-    pool, pstart, pn, cz, fs = ws[R.WS_POOL], ws[R.WS_PARENT_START], ws[R.WS_PARENT_COUNT], ws[R.WS_CAUSE], ws[R.WS_FRAME]
-    ctr[R.W_STAMP] += 1
-    stamp = ctr[R.W_STAMP]
-    seen[p] = stamp
-    count = 1
-    hsum = _mix(p + 1)
-    queue[0] = p
-    head = 0
-    tail = 1
-    while head < tail:
-        q = queue[head]
-        # a virtual p (the contradiction's half not in the frame) keeps its parents and
-        # cause in the frame's F_V_* slots
-        first_virtual = head == 0 and virtual != 0
-        head += 1
-        s = fs[f, F_V_START] if first_virtual else pstart[f, q]
-        n = fs[f, F_V_N] if first_virtual else pn[f, q]
-        if collect_parents and q & 1:
-            c = fs[f, F_V_CAUSE] if first_virtual else cz[f, q]
-            if c == C_NONE:
-                c = initial_cause
-            _cause_parents(g, src_cand, src_pos, q, c, hl)
-        for k in range(n):
-            r = pool[f, s + k]
-            if seen[r] != stamp:
-                seen[r] = stamp
-                count += 1
-                hsum += _mix(r + 1)
-                queue[tail] = r
-                tail += 1
-    return count, hsum
-
-
-@kernel
-def _nested(ws, f, p, virtual, ids, nids):
-    """Add to ``ids`` (``nids[0]`` used) the identities of the inner hints behind p in frame f,
-    once each; returns the complexity they add."""
-    seen, queue, ctr = ws[R.WS_VISIT], ws[R.WS_BFS], ws[R.WS_COUNTERS]
-    pool, pstart, pn, cz, fs = ws[R.WS_POOL], ws[R.WS_PARENT_START], ws[R.WS_PARENT_COUNT], ws[R.WS_CAUSE], ws[R.WS_FRAME]
-    nc, nh = ws[R.WS_NEST_CPLX], ws[R.WS_NEST_ID]
-    ctr[R.W_STAMP] += 1
-    stamp = ctr[R.W_STAMP]
-    seen[p] = stamp
-    added = 0
-    head = 0
-    tail = 0
-    if virtual:
-        s, n = fs[f, F_V_START], fs[f, F_V_N]
-    else:
-        s, n = pstart[f, p], pn[f, p]
-        queue[tail] = p
-        tail += 1
-        head = 0
-    if virtual:
-        for k in range(n):
-            q = pool[f, s + k]
-            if seen[q] != stamp:
-                seen[q] = stamp
-                queue[tail] = q
-                tail += 1
-    while head < tail:
-        q = queue[head]
-        head += 1
-        if cz[f, q] == C_ADVANCED and nc[f, q] > 0:
-            known = False
-            for i in range(nids[0]):
-                if ids[i] == nh[f, q]:
-                    known = True
-                    break
-            if not known and nids[0] < ids.shape[0]:
-                ids[nids[0]] = nh[f, q]
-                nids[0] += 1
-                added += nc[f, q]
-        s, n = pstart[f, q], pn[f, q]
-        for k in range(n):
-            r = pool[f, s + k]
-            if seen[r] != stamp:
-                seen[r] = stamp
-                queue[tail] = r
-                tail += 1
-    return added
-
-
-@kernel
-def _hint(g, ws, h, found, collect, hl, kind, mode, base, sort, src, target, nt, tf, tp, tv, initial_cause,
-          src_cand, src_pos, nested):
-    """A hint of the multiple-chain techniques with ``nt`` chains (frame tf[i], target tp[i],
-    virtual tv[i]): its complexity (ancestors per chain, plus the inner hints behind them once
-    each), then either offered as the best (``collect`` False) or listed with its removals and
-    rule parents. Returns whether it was taken or listed."""
-    if not worth(g, target):
-        return False
-    ids = np.zeros(256, dtype=np.uint64)
-    nids = np.zeros(1, dtype=np.int64)
-    flat = 0
-    ident = np.uint64(0)
-    hl_counts = hl[HL_COUNT]
-    p0 = hl_counts[2]
-    for i in range(nt):
-        c, hs = _frame_walk(g, ws, tf[i], tp[i], tv[i], initial_cause, src_cand, src_pos, hl, collect)
-        flat += c
-        ident = ident * np.uint64(1000003) + hs
-    extra = 0
-    if nested:
-        for i in range(nt):
-            extra += _nested(ws, tf[i], tp[i], tv[i], ids, nids)
-    cplx = flat + extra
-    d = base + length_difficulty(cplx)
-    if not collect:
-        hl_counts[2] = p0
-        return offer(g, h, found, kind, mode, d, cplx, sort, src, target, True)
-    return _list(g, hl, d, cplx, sort, target, p0, ident)
-
-
-@kernel
-def _list(g, hl, d, cplx, sort, target, p0, ident):
-    """Append a hint whose conclusion is ``target`` to the list (its parents already written
-    from ``p0`` on)."""
-    cand = g[G_CAND]
-    counts = hl[HL_COUNT]
-    k = counts[0]
-    if k >= HL:
-        counts[3] = 1
-        counts[2] = p0
-        return False
-    hl[HL_D][k] = d
-    hl[HL_I][k, 0] = cplx
-    hl[HL_I][k, 1] = sort
-    hl[HL_I][k, 2] = k
-    hl[HL_PS][k] = p0
-    hl[HL_PN][k] = counts[2] - p0
-    hl[HL_HASH][k] = ident
-    hl[HL_RS][k] = counts[1]
-    cell, v = pcell(target), pvalue(target)
-    rems = hl[HL_REMS]
-    n = 0
-    if target & 1:
-        m = cand[cell] & ~(1 << v)
-        while m and counts[1] < HL_REM:
-            rems[counts[1]] = pot(cell, LOW[m & -m], 0)
-            m &= m - 1
-            counts[1] += 1
-            n += 1
-    elif counts[1] < HL_REM:
-        rems[counts[1]] = pot(cell, v, 0)
-        counts[1] += 1
-        n += 1
-    hl[HL_RN][k] = n
-    counts[0] = k + 1
-    return True
-
 
 @kernel
 def emit(hl, ws):
@@ -645,7 +441,7 @@ def _adv_g2(g, ws, level, nl, inner):
         n = emit(hln, ws)
     if n == 0 and level >= 3:
         clear_hints(hln)
-        MC_STATIC(g, wsn, HDUMMY(), 1, 0, 0, True, hln, (ws[R.WS_SOURCE_CAND], ws[R.WS_SOURCE_POS]), (wsn2, wsn2, hln2, hln2))
+        MC_STATIC(g, wsn, HDUMMY(), MULTIPLE, 0, 0, True, hln, (ws[R.WS_SOURCE_CAND], ws[R.WS_SOURCE_POS]), (wsn2, wsn2, hln2, hln2))  # noqa: F821 - bound per tier
         n = emit(hln, ws)
     return n
 
@@ -657,142 +453,13 @@ def _adv_g3(g, ws, level, nl, inner):
     if n == 0:
         clear_hints(hln)
         if nl <= 1:
-            MC_LOW(g, wsn, HDUMMY(), 2, nl, 0, True, hln, (ws[R.WS_SOURCE_CAND], ws[R.WS_SOURCE_POS]), (wsn2, wsn2, hln2, hln2))
+            MC_LOW(g, wsn, HDUMMY(), DYNAMIC, nl, 0, True, hln, (ws[R.WS_SOURCE_CAND], ws[R.WS_SOURCE_POS]), (wsn2, wsn2, hln2, hln2))  # noqa: F821 - bound per tier
         else:
-            MC_MID(g, wsn, HDUMMY(), 2, nl, 0, True, hln, (ws[R.WS_SOURCE_CAND], ws[R.WS_SOURCE_POS]), (wsn2, wsn2, hln2, hln2))
+            MC_MID(g, wsn, HDUMMY(), DYNAMIC, nl, 0, True, hln, (ws[R.WS_SOURCE_CAND], ws[R.WS_SOURCE_POS]), (wsn2, wsn2, hln2, hln2))  # noqa: F821 - bound per tier
         n = emit(hln, ws)
     return n
 
 
-def _mc(g, ws, h, mode, level, nl, collect, hl, source, inner):
-    """SE's multiple-chain techniques (see ``chains.multiple_chains``) at any level: ``mode`` 1
-    static cell and region forcing chains, 2 dynamic ones (with contradictions and double
-    implications) at ``level`` (0 dynamic, 1 (+), 2 and 3 nested, 4 nested dynamic at ``nl``).
-    Either the best hint into ``h`` (returns whether found) or, ``collect``, every hint listed."""
-    src_cand, src_pos = source
-    found = False
-    cand = g[G_CAND]
-    pos = g[G_POS]
-    dynamic = mode == 2
-    if not dynamic:
-        base = 8.0
-    elif level > 0:
-        base = 8.5 + 0.5 * level
-    else:
-        base = 8.5
-    sub = 1 if not dynamic else (2 if level == 0 else (3 if level == 1 else (4 if level == 2 else (5 if level == 3 else 6 + nl))))
-    nested = level >= 2
-    values = np.zeros(10, dtype=np.int64)
-    tf = np.zeros(9, dtype=np.int64)
-    tp = np.zeros(9, dtype=np.int64)
-    tv = np.zeros(9, dtype=np.bool_)
-    frames = np.zeros(9, dtype=np.int64)
-    fs = ws[R.WS_FRAME]
-    for cell in range(81):
-        card = POP[cand[cell]]
-        if not (card > 2 or (card > 1 and dynamic)):
-            continue
-        if over_budget(ws):
-            return found
-        nv = 0
-        m = cand[cell]
-        while m:
-            values[nv] = LOW[m & -m]
-            m &= m - 1
-            nv += 1
-        for k in range(nv):
-            v = values[k]
-            p_on = pot(cell, v, 1)
-            p_off = p_on - 1
-            fon = k
-            foff = 9
-            seed(ws, fon, p_on)
-            if DC(g, ws, fon, True, dynamic, level, nl, inner) and dynamic:
-                tf[0], tp[0], tv[0] = fon, fs[fon, F_AB_ON], fs[fon, F_AB_VIRTUAL] == 1
-                tf[1], tp[1], tv[1] = fon, fs[fon, F_AB_OFF], fs[fon, F_AB_VIRTUAL] == 0
-                if _hint(g, ws, h, found, collect, hl, T.CONTRADICTION_FORCING, sub, base, 7, p_on, p_off, 2, tf, tp, tv,
-                         C_NONE, src_cand, src_pos, nested):
-                    found = True
-            if dynamic:
-                seed(ws, foff, p_off)
-                if DC(g, ws, foff, True, dynamic, level, nl, inner):
-                    tf[0], tp[0], tv[0] = foff, fs[foff, F_AB_ON], fs[foff, F_AB_VIRTUAL] == 1
-                    tf[1], tp[1], tv[1] = foff, fs[foff, F_AB_OFF], fs[foff, F_AB_VIRTUAL] == 0
-                    if _hint(g, ws, h, found, collect, hl, T.CONTRADICTION_FORCING, sub, base, 7, p_off, p_on, 2, tf, tp,
-                             tv, C_NONE, src_cand, src_pos, nested):
-                        found = True
-                if card >= 3:
-                    for state in (1, 0):
-                        count = fs[fon, F_NON] if state == 1 else fs[fon, F_NOFF]
-                        for j in range(count):
-                            q = frame_on(ws, fon, j) if state == 1 else frame_off(ws, fon, j)
-                            if in_frame(ws, foff, q) and worth(g, q):
-                                tf[0], tp[0], tv[0] = fon, q, False
-                                tf[1], tp[1], tv[1] = foff, q, False
-                                if _hint(g, ws, h, found, collect, hl, T.DOUBLE_FORCING, sub, base, 1, p_on, q, 2, tf, tp,
-                                         tv, C_NONE, src_cand, src_pos, nested):
-                                    found = True
-            # region forcing chains from the regions where this cell is the value's first place
-            for t in range(3):
-                r = CELL_REGION[cell, t]
-                pm = pos[r, v]
-                npos = POP[pm]
-                if not (npos == 2 or npos > 2):
-                    continue
-                if REGION[r, LOW[pm]] != cell:
-                    continue
-                nf = 0
-                mm = pm
-                nxt = 10
-                while mm:
-                    c = REGION[r, LOW[mm & -mm]]
-                    mm &= mm - 1
-                    if c == cell:
-                        frames[nf] = fon
-                    else:
-                        fr = nxt
-                        nxt += 1
-                        seed(ws, fr, pot(c, v, 1))
-                        DC(g, ws, fr, True, dynamic, level, nl, inner)
-                        frames[nf] = fr
-                    nf += 1
-                f0 = frames[0]
-                for state in range(2):
-                    count = fs[f0, F_NON] if state == 1 else fs[f0, F_NOFF]
-                    for j in range(count):
-                        q = frame_on(ws, f0, j) if state == 1 else frame_off(ws, f0, j)
-                        every = True
-                        for x in range(1, nf):
-                            if not in_frame(ws, frames[x], q):
-                                every = False
-                                break
-                        if not every or not worth(g, q):
-                            continue
-                        for x in range(nf):
-                            tf[x], tp[x], tv[x] = frames[x], q, False
-                        if _hint(g, ws, h, found, collect, hl, T.REGION_FORCING, sub, base, 6, pot(cell, v, 1), q, nf, tf,
-                                 tp, tv, C_BLOCK + t, src_cand, src_pos, nested):
-                            if not collect:
-                                h[H_HDR][REGION_SLOT] = r
-                            found = True
-        if card == 2 or card > 2:
-            for state in (1, 0):
-                count = fs[0, F_NON] if state == 1 else fs[0, F_NOFF]
-                for j in range(count):
-                    q = frame_on(ws, 0, j) if state == 1 else frame_off(ws, 0, j)
-                    every = True
-                    for x in range(1, nv):
-                        if not in_frame(ws, x, q):
-                            every = False
-                            break
-                    if not every or not worth(g, q):
-                        continue
-                    for x in range(nv):
-                        tf[x], tp[x], tv[x] = x, q, False
-                    if _hint(g, ws, h, found, collect, hl, T.CELL_FORCING, sub, base, 5, cell, q, nv, tf, tp, tv, C_CELL,
-                             src_cand, src_pos, nested):
-                        found = True
-    return found
 
 
 def _hdummy():
@@ -805,15 +472,15 @@ HDUMMY = kernel(_hdummy)
 
 # tier 1: dynamic chains with the simple rules (``chains.do_chaining``), and static ones; what
 # levels 3 and 4 nest
-MC_G1 = instantiate(_mc, "mc_g1", DC=do_chaining)
+MC_G1 = instantiate(_multiple, "mc_g1", DC=do_chaining, HINT=_hint)
 # tier 2: levels 2 and 3, nesting forcing chains and cycles, and static multiple chains
 ADV_G2 = instantiate(_adv_g2, "adv_g2", MC_STATIC=MC_G1)
 DC_G2 = instantiate(chaining, "dc_g2", ADVANCED=ADV_G2)
-MC_G2 = instantiate(_mc, "mc_g2", DC=DC_G2)
+MC_G2 = instantiate(_multiple, "mc_g2", DC=DC_G2, HINT=_hint)
 # tier 3: level 4, nesting dynamic chains of levels 0 to 3
 ADV_G3 = instantiate(_adv_g3, "adv_g3", MC_LOW=MC_G1, MC_MID=MC_G2)
 DC_G3 = instantiate(chaining, "dc_g3", ADVANCED=ADV_G3)
-MC_G3 = instantiate(_mc, "mc_g3", DC=DC_G3)
+MC_G3 = instantiate(_multiple, "mc_g3", DC=DC_G3, HINT=_hint)
 
 
 @kernel
@@ -823,8 +490,8 @@ def nested_chains(g, ws, h, level, nl, ws1, ws2, hl1, hl2):
     inner searches."""
     src_cand, src_pos = ws[R.WS_SOURCE_CAND], ws[R.WS_SOURCE_POS]
     if level <= 3:
-        return MC_G2(g, ws, h, 2, level, 0, False, hl1, (src_cand, src_pos), (ws1, ws2, hl1, hl2))
-    return MC_G3(g, ws, h, 2, 4, nl, False, hl1, (src_cand, src_pos), (ws1, ws2, hl1, hl2))
+        return MC_G2(g, ws, h, DYNAMIC, level, 0, False, hl1, (src_cand, src_pos), (ws1, ws2, hl1, hl2))
+    return MC_G3(g, ws, h, DYNAMIC, 4, nl, False, hl1, (src_cand, src_pos), (ws1, ws2, hl1, hl2))
 
 
 #: SE's nested rules, in its order: (level, nesting level of the inner dynamic chains); their

@@ -16,7 +16,7 @@ from .record import (
 )  # fmt: skip
 from ..search.bits import popcount
 from .core import (
-    CELL_MASK, CELL_REGION, IN_REGION, LOW, MASKS, PEER_MASK, POP, REGION, REGION_MASK, SEES, add_cell,
+    CELL_MASK, CELL_REGION, LOW, MASKS, PEER_MASK, POP, REGION, REGION_MASK, SEES, add_cell,
     add_elim, clear_hint, digit_masks, empty_cells,
 )  # fmt: skip
 from .rules import _copy, subsets
@@ -231,7 +231,6 @@ def strong_links(g, degree, scratch, best, masks, cache, ok):
     link with an end in a region holding the exit end, no place in common with the links so
     far. A pattern is about one value's cells only: a value whose cells (``masks``) are those
     of a search that found nothing (``cache``, ``ok``) is skipped."""
-    cand, pos = g[G_CAND], g[G_POS]
     best[H_HDR][KIND] = 0
     digit_masks(g, masks)
     links = np.zeros((MAXLINKS, 9), dtype=np.int64)
@@ -340,7 +339,6 @@ def _links_value(g, v, degree, n, links, lmask, end_regs, region_ends, nre, chai
 
 @kernel
 def _links_hint(g, v, vmask, links, end_regs, chain, ends, shares, degree, scratch, best):
-    cand = g[G_CAND]
     first, last = chain[0], chain[degree - 1]
     e0 = 2 * first + ends[0]
     e1 = 2 * last + 1 - ends[degree - 1]
@@ -560,7 +558,7 @@ def _ul_offer(scratch, best, loop, n, kind_type):
 
 @kernel
 def _loop_found(g, loop, n, v1, v2, scratch, best):
-    cand, pos = g[G_CAND], g[G_POS]
+    cand = g[G_CAND]
     if not _valid_loop(loop, n):
         return
     both = (1 << v1) | (1 << v2)

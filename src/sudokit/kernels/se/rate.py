@@ -14,16 +14,8 @@ import numpy as np
 
 from ..build.jit import kernel
 from .record import H_DIFF, H_HDR, KIND, PCELL
-from .chains import (
-    DYNAMIC,
-    DYNAMIC_PLUS,
-    LINKS_CACHE,
-    MULTIPLE,
-    NISHIO,
-    borrow_workspace,
-    multiple_chains,
-    unary_chains,
-)
+from .chains import LINKS_CACHE, borrow_workspace, unary_chains
+from .forcing import DYNAMIC, DYNAMIC_PLUS, MULTIPLE, NISHIO, multiple_chains
 from .record import (
     WS_COUNTERS, WS_DIGIT_CELLS, WS_NOTHING_CELLS, WS_NOTHING_FOUND, W_OVER, W_RULE,
 )  # fmt: skip

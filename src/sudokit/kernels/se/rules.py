@@ -19,8 +19,7 @@ from .record import (
     G_CAND, G_POS, G_VALUES, H_CELLS, H_DIFF, H_ELIM, H_HDR, KIND, NE, REGION_SLOT, REMOVED, SUB, VALUE,
 )  # fmt: skip
 from .core import (
-    CELL_REGION, CROSS, IN_REGION, LOW, PEERS, POP, REGION, SEES, add_cell, add_elim, clear_hint, count,
-    empty_cells, set_place,
+    CROSS, IN_REGION, LOW, PEERS, POP, REGION, SEES, add_cell, add_elim, clear_hint, empty_cells, set_place,
 )  # fmt: skip
 
 # SE's region types, in the order most of its rules scan them: block, column, row
@@ -178,7 +177,7 @@ def locking(g, h, direct):
 def hidden_set(g, h, degree, direct):
     """Hidden pairs, triplets, quads; in direct mode only where the set leaves a hidden single
     for another value of its region (2.0 pair, 2.5 triplet, the single placed)."""
-    pos, cand = g[G_POS], g[G_CAND]
+    pos = g[G_POS]
     tuples = subsets(degree)
     for k in range(3):
         t = SCAN_TYPES[k]
