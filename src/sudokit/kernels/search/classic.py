@@ -56,13 +56,12 @@ import numpy as np
 from . import protocol as P
 from ..build.jit import kernel
 from .bits import popcount, trailing_zeros
-from .driver import backtrack, finish, pause, record, resume, start
+from .driver import pause, record, resume, retreat, solution, start
 from .lanes import (
     WIDE,
     bytes_equal,
     shuffle,
     store_digits,
-    vadd_all,
     veq0,
     vlane,
     vload,
@@ -645,12 +644,12 @@ def _search(givens, stack, branch_cell, branch_rest, ctl, limit, node_budget, re
                 phase = P.BACKTRACK
                 continue
             if state == SOLVED:
-                ctl[P.COUNT] += 1
-                if ctl[P.COUNT] == record_at:
+                keep, outcome = solution(ctl, depth, limit, record_at)
+                if keep:
                     write_solution(stack, base, out)
+                if outcome != P.GOING:
+                    return outcome
                 phase = P.BACKTRACK
-                if ctl[P.COUNT] >= limit:
-                    return pause(ctl, depth, phase, P.LIMIT)
                 continue
             cell, digits = choose(stack, base)
             ctl[P.GUESSES] += 1
@@ -681,9 +680,9 @@ def _search(givens, stack, branch_cell, branch_rest, ctl, limit, node_budget, re
                 stack[base + lane] = int(stack[base + lane]) & ~((ROW << (9 * (pos // 9))) ^ (1 << pos))
             phase = P.PROPAGATE
         else:  # BACKTRACK
-            depth = backtrack(branch_rest, depth)
-            if depth < 0:
-                return finish(ctl, branch_rest)
+            depth, outcome = retreat(ctl, branch_rest, depth)
+            if outcome != P.GOING:
+                return outcome
             phase = P.NEXT_BRANCH
 
 

@@ -46,6 +46,29 @@ def finish(ctl, branch_rest):
     return pause(ctl, 0, P.BACKTRACK, P.DONE)
 
 
+@kernel(inline="always")
+def solution(ctl, depth, limit, record_at):
+    """A solution at ``depth``, counted: ``(keep, code)``, ``keep`` whether it is the one
+    numbered ``record_at`` (the caller copies it out), ``code`` ``LIMIT`` once ``limit``
+    solutions are found (paused so that a resumed call backtracks), else ``GOING``. The search
+    backtracks next either way."""
+    ctl[P.COUNT] += 1
+    keep = ctl[P.COUNT] == record_at
+    if ctl[P.COUNT] >= limit:
+        return keep, pause(ctl, depth, P.BACKTRACK, P.LIMIT)
+    return keep, P.GOING
+
+
+@kernel(inline="always")
+def retreat(ctl, branch_rest, depth):
+    """The backtrack phase: ``(level, GOING)``, the deepest level below ``depth`` with
+    alternatives left, or ``(0, DONE)`` when none is (the search space is exhausted)."""
+    depth = backtrack(branch_rest, depth)
+    if depth < 0:
+        return 0, finish(ctl, branch_rest)
+    return depth, P.GOING
+
+
 @kernel
 def grown(old, length):
     """``old`` lengthened to ``length`` along its first axis: its rows kept, new rows zero."""

@@ -60,7 +60,7 @@ from . import cages as V
 from . import protocol as P
 from ..build.jit import kernel
 from .bits import ONE, ZERO, lowest_bit, popcount, trailing_zeros
-from .driver import backtrack, finish, pause, resume
+from .driver import pause, resume, retreat, solution
 from .matching import open_cells, perfect_matching, value_components
 from .options import options_for as options_for_with
 
@@ -950,13 +950,13 @@ def search(givens, geometry, state, ctl, limit, node_budget, record_at, out, opt
             code, rest = choose(cand, houses, cell_houses, mode, empty_in, work[_W_DOM], weights,
                                 cell_weights)
             if code >= cells:  # every cell decided: a solution
-                ctl[P.COUNT] += 1
-                if ctl[P.COUNT] == record_at:
+                keep, outcome = solution(ctl, depth, limit, record_at)
+                if keep:
                     for c in range(cells):
                         out[c] = trailing_zeros(cand[c]) + 1
+                if outcome != P.GOING:
+                    return outcome
                 phase = P.BACKTRACK
-                if ctl[P.COUNT] >= limit:
-                    return pause(ctl, depth, phase, P.LIMIT)
                 continue
             ctl[P.GUESSES] += 1
             branch_cell[depth] = code
@@ -994,9 +994,9 @@ def search(givens, geometry, state, ctl, limit, node_budget, record_at, out, opt
             _mark_houses(cell_houses, cell, dirty)
             phase = P.PROPAGATE
         elif phase == P.BACKTRACK:
-            depth = backtrack(branch_rest, depth)
-            if depth < 0:
-                return finish(ctl, branch_rest)
+            depth, outcome = retreat(ctl, branch_rest, depth)
+            if outcome != P.GOING:
+                return outcome
             phase = P.NEXT_BRANCH
 
 

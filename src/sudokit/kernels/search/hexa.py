@@ -61,7 +61,7 @@ import numpy as np
 from . import protocol as P
 from ..build.jit import kernel
 from .bits import trailing_zeros
-from .driver import backtrack, finish, grown, pause, record, resume, start
+from .driver import grown, pause, record, resume, retreat, solution, start
 
 SIZE = 16
 CELLS = 256
@@ -601,12 +601,12 @@ def search(givens, arrays, rules, mode, ctl, limit, node_budget, record_at, out)
                 phase = P.BACKTRACK
                 continue
             if state == SOLVED:
-                ctl[P.COUNT] += 1
-                if ctl[P.COUNT] == record_at:
+                keep, outcome = solution(ctl, depth, limit, record_at)
+                if keep:
                     write_solution(stack, base, out)
+                if outcome != P.GOING:
+                    return outcome
                 phase = P.BACKTRACK
-                if ctl[P.COUNT] >= limit:
-                    return pause(ctl, depth, phase, P.LIMIT)
                 continue
             if mode == WDEG:
                 cell, values = choose_wdeg(stack, base, weight)
@@ -638,9 +638,9 @@ def search(givens, arrays, rules, mode, ctl, limit, node_budget, record_at, out)
             changed = _place(stack, base, value, cells)
             phase = P.PROPAGATE
         else:  # BACKTRACK
-            depth = backtrack(branch_rest, depth)
-            if depth < 0:
-                return finish(ctl, branch_rest)
+            depth, outcome = retreat(ctl, branch_rest, depth)
+            if outcome != P.GOING:
+                return outcome
             phase = P.NEXT_BRANCH
 
 

@@ -33,6 +33,8 @@ DONE = 0  #: the search space is exhausted: ctl[COUNT] is the exact number of so
 LIMIT = 1  #: ctl[COUNT] reached ``limit``; call again with a higher limit to go on
 BUDGET = 2  #: the node budget of this call is spent; call again to go on
 STACK_FULL = 3  #: the stack has no room for a deeper level; grow it and call again
+#: not a return code: what ``driver.solution`` and ``driver.retreat`` give when the search goes on
+GOING = -1
 
 # resume points (ctl[PHASE])
 PROPAGATE = 0  #: run propagation on the top level, then branch or record a solution
