@@ -53,7 +53,7 @@ from .record import (
     DIGITS, EXTRA, GEO_CELL_HOUSES, GEO_HOUSES, GEO_INFO, GEO_PEERS, SIZE, ST_CAND, ST_VALUES, S_DIGS,
 )  # fmt: skip
 from ..search.bits import ONE, ZERO, plain, popcount, trailing_zeros
-from .core import add_cell, add_elim, add_house, bit, clear
+from .core import add_cell, add_elim, add_house, clear
 
 
 #: links an ALS-XY-Chain of the solving loop may have (HoDoKu's MAX_RC)
@@ -221,7 +221,6 @@ def _collect_rcs(count, a_cand, bits, held, sees, overlap, forward):
     pairs i < j (HoDoKu's solver); else every ordered pair. ``overlap``: ALS may share cells
     that hold no restricted common value. Each ALS's links go to a row buffer first, so that
     the arrays grow outside the pair loop (growing inside it cost a factor of ten)."""
-    words = bits.shape[1]
     row_b = np.zeros(max(count, 1), dtype=np.int64)
     row_c1 = np.zeros(max(count, 1), dtype=np.int64)
     row_c2 = np.zeros(max(count, 1), dtype=np.int64)
@@ -829,7 +828,6 @@ def _sdc_search(cand, houses, line, box, lpos, bpos, l_empty, b_empty, l2b, c_li
     once it covers more of V than is left). Returns the running count of instances, or -1 at
     the target (its values and cells left in ``out``). One function: calls per set cost more
     than the sets."""
-    width = houses.shape[1]
     dsrc = idx[0]
     didx = idx[1]
     esrc = idx[2]

@@ -1015,7 +1015,6 @@ def _als_links(st, geo, groups, peer, where, use):
         a_cells = np.zeros((1, geo[GEO_HOUSES].shape[1]), dtype=np.int32)
         a_size = np.zeros(1, dtype=np.int64)
         a_cand = np.zeros(1, dtype=np.uint64)
-        a_house = np.zeros(1, dtype=np.int64)
     bits, held, sees = _als_sets(st, geo, count, a_cells, a_size, a_cand)
     keep = np.zeros(count + 1, dtype=np.int64)
     na = 0

@@ -10,7 +10,6 @@ each technique's score and counting its uses.
 
 from __future__ import annotations
 
-import numpy as np
 
 from . import ids as T
 from ..build.jit import kernel
@@ -18,7 +17,7 @@ from .record import GEO_INFO, KIND, SIZE, ST_CAND, ST_FIXED, ST_FREE, ST_QCTL, S
 from ..search.bits import full_mask, plain
 from .basic import full_house, hidden_single, hidden_subset, locked_claiming, locked_pointing, naked_single, naked_subset
 from .core import (
-    apply, borrow_geo, borrow_state, borrow_step, load, remove_marks, set_cell, unsolved,
+    apply, borrow_geo, borrow_state, borrow_step, load, set_cell, unsolved,
 )  # fmt: skip
 from .als import als_xy_chain, als_xy_wing, als_xz, sue_de_coq
 from .chains import forcing, nice_loop, x_chain, xy_chain
