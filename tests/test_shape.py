@@ -64,6 +64,30 @@ def test_parse_rejects_nonsense(text):
         Shape.parse(text)
 
 
+
+@pytest.mark.parametrize(
+    "value,expected",
+    [(None, None), (Shape(2, 3), Shape(2, 3)), ("2x3", Shape(2, 3)), ("9", Shape(3, 3)), (16, Shape(4, 4)), ((3, 2), Shape(3, 2))],
+)
+def test_a_shape_argument_takes_what_the_command_line_takes(value, expected):
+    assert Shape.of(value) == expected
+
+
+@pytest.mark.parametrize("value", [[2, 3], 2.5, True, (2, "3"), b"2x3"])
+def test_a_shape_argument_of_another_kind_is_a_type_error_that_names_it(value):
+    with pytest.raises(TypeError, match="shape must be a Shape"):
+        Shape.of(value)
+
+
+def test_the_library_reads_shape_texts_as_the_cli_does():
+    """``shape="2x3"`` once raised AttributeError deep in the format readers."""
+    import sudokit
+
+    assert sudokit.count("." * 36, 10, shape="2x3").count == 10
+    assert sudokit.solve_batch(["." * 36], 2, shape=(2, 3)).counts.tolist() == [2]
+    with pytest.raises(ValueError, match="box shape such as '2x3'"):
+        sudokit.solve("." * 36, shape="2y3")
+
 def test_tables_are_read_only_and_cached():
     shape = Shape(2, 3)
     assert shape.houses is shape.houses

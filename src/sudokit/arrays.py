@@ -27,7 +27,7 @@ from .board import Board
 from .kernels.search import protocol as P
 from .formats import NOT_A_SYMBOL, value_table
 from .results import BatchResult, Limits
-from .shape import Shape
+from .shape import Shape, ShapeLike
 
 #: characters of the 9x9 one-line form that the fast path reads (as ``Board.from_line`` does)
 _DIGITS = value_table("123456789")
@@ -37,7 +37,7 @@ def solve_batch(
     puzzles: Sequence[str | Board] | np.ndarray,
     limit: int = 1,
     *,
-    shape: Shape | None = None,
+    shape: ShapeLike | None = None,
     node_limit: int | None = None,
     time_limit: float | None = None,
     rules: Board | None = None,
@@ -46,7 +46,7 @@ def solve_batch(
 
     ``puzzles`` is a list of one-line strings (or :class:`Board` objects), or an integer array
     of shape ``(N, cells)`` or ``(N, n, n)`` with 0 for empty cells. The board shape comes from
-    ``shape``, else from the array width or the first readable string (81 cells: 9x9).
+    ``shape`` (a :class:`Shape`, or as :meth:`Shape.of` reads it), else from the array width or the first readable string (81 cells: 9x9).
     ``node_limit`` caps the nodes of each search and ``time_limit`` its seconds (as in
     :func:`sudokit.count`); where one stops a search, ``exhausted`` is False. ``rules``: the
     variant every row shares (see the module's docstring); its own values do not count.
@@ -56,6 +56,7 @@ def solve_batch(
     ([1, -1], 1)
     """
     limits = Limits(limit, time_limit, node_limit)
+    shape = Shape.of(shape)
     if rules is not None:
         if shape is not None and shape != rules.shape:
             raise ValueError(f"rules for a {rules.shape.name} board in a batch of {shape.name} boards")

@@ -24,7 +24,7 @@ from .formats import (
     svg,
     variant,
 )
-from .shape import Cage, Geometry, Shape, as_cages
+from .shape import Cage, Geometry, Shape, ShapeLike, as_cages
 
 
 @dataclass(frozen=True)
@@ -607,23 +607,25 @@ def _has_repeat(values: np.ndarray, size: int) -> np.ndarray:
 # -- reading anything as a board ---------------------------------------------------------------
 
 
-def as_board(puzzle: Any, shape: Shape | None = None) -> Board:
+def as_board(puzzle: Any, shape: ShapeLike | None = None) -> Board:
     """A :class:`Board` from a board, text in any format, rows of values or symbols, or an
-    array; raises :class:`sudokit.FormatError` (a ``ValueError``) for anything else."""
+    array; raises :class:`sudokit.FormatError` (a ``ValueError``) for anything else. ``shape``
+    as :meth:`Shape.of` reads it."""
+    known = Shape.of(shape)
     if isinstance(puzzle, Board):
         return puzzle
     if isinstance(puzzle, (str, bytes)):
         text = puzzle.decode("utf-8", "surrogateescape") if isinstance(puzzle, bytes) else puzzle
         body = text.strip()
-        if "\n" not in body and len(body) in line.BOARD_LENGTHS and not sukaku.looks_like(body, shape):
-            return Board.from_line(body, shape=shape)  # a board's line: the fast path
-        return Board.parse(text, shape=shape)
+        if "\n" not in body and len(body) in line.BOARD_LENGTHS and not sukaku.looks_like(body, known):
+            return Board.from_line(body, shape=known)  # a board's line: the fast path
+        return Board.parse(text, shape=known)
     if isinstance(puzzle, np.ndarray):
-        return Board(puzzle, shape)
+        return Board(puzzle, known)
     if isinstance(puzzle, (list, tuple)) and puzzle and isinstance(puzzle[0], (list, tuple)):
         if any(isinstance(cell, str) for row in puzzle for cell in row):
-            return Board.from_leetcode(puzzle, shape)
-        return Board.from_rows(puzzle, shape)
+            return Board.from_leetcode(puzzle, known)
+        return Board.from_rows(puzzle, known)
     raise TypeError(f"cannot read a board from {type(puzzle).__name__}")
 
 

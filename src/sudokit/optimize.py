@@ -33,7 +33,7 @@ from .board import Board, as_board
 from .errors import FormatError, quote
 from .kernels.search import protocol as P
 from .results import UNLIMITED, Limits, OptimumResult, Sense, limits, status_of
-from .shape import Shape
+from .shape import ShapeLike
 
 #: the named weight presets
 PRESETS = ("target",)
@@ -178,7 +178,7 @@ def maximize(
     *,
     time_limit: float | None = None,
     node_limit: int | None = None,
-    shape: Shape | None = None,
+    shape: ShapeLike | None = None,
 ) -> OptimumResult:
     """The completion of ``puzzle`` with the largest score ``sum(weight * value)``, proven.
 
@@ -200,7 +200,7 @@ def minimize(
     *,
     time_limit: float | None = None,
     node_limit: int | None = None,
-    shape: Shape | None = None,
+    shape: ShapeLike | None = None,
 ) -> OptimumResult:
     """The completion with the smallest score; as :func:`maximize`, with ``bound`` a proven
     lower bound when a budget stops the search."""
@@ -213,7 +213,7 @@ def _optimize(
     sense: Sense,
     time_limit: float | None,
     node_limit: int | None,
-    shape: Shape | None,
+    shape: ShapeLike | None,
     sweeps: int | None = None,
 ) -> OptimumResult:
     board = as_board(puzzle, shape)

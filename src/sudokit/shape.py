@@ -30,7 +30,7 @@ import functools
 import itertools
 import math
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Iterable, Sequence, Union
 
 import numpy as np
 
@@ -86,6 +86,25 @@ class Shape:
             return _shape_for_size(size)
         except ValueError:
             return None
+
+    @classmethod
+    def of(cls, value: ShapeLike | None) -> Shape | None:
+        """The shape a caller means: a :class:`Shape`, text as :meth:`parse` reads it
+        (``"2x3"``, ``"9x9"``, ``"9"``), a board size (``9``) or a box ``(height, width)``
+        pair; None stays None (the board says). Anything else is a ``TypeError`` naming it."""
+        if value is None or isinstance(value, Shape):
+            return value
+        if isinstance(value, str):
+            return cls.parse(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return cls.parse(str(value))
+        if (isinstance(value, tuple) and len(value) == 2
+                and all(isinstance(part, int) and not isinstance(part, bool) for part in value)):
+            return cls(*value)
+        raise TypeError(
+            "shape must be a Shape, a text such as '2x3' or '9', a board size or a (box height, "
+            f"box width) pair, not {value!r}"
+        )
 
     @classmethod
     def parse(cls, text: str) -> Shape:
@@ -164,6 +183,10 @@ class Shape:
 
     def __str__(self) -> str:
         return self.name
+
+
+#: what a ``shape=`` argument may be (see :meth:`Shape.of`)
+ShapeLike = Union[Shape, str, int, tuple[int, int]]
 
 
 @functools.lru_cache(maxsize=None)

@@ -14,7 +14,7 @@ from . import engines
 from .board import Board, as_board
 from .kernels.search import protocol as P
 from .results import Limits, SolveResult, limits, solve_result
-from .shape import Shape
+from .shape import ShapeLike
 
 
 def count(
@@ -23,7 +23,7 @@ def count(
     *,
     time_limit: float | None = None,
     node_limit: int | None = None,
-    shape: Shape | None = None,
+    shape: ShapeLike | None = None,
 ) -> SolveResult:
     """Search for up to ``limit`` solutions: 1 solves, 2 proves uniqueness, N counts to N.
 
@@ -61,7 +61,7 @@ def solve(
     *,
     time_limit: float | None = None,
     node_limit: int | None = None,
-    shape: Shape | None = None,
+    shape: ShapeLike | None = None,
 ) -> SolveResult:
     """Find one solution (``count(puzzle, limit=1)``)."""
     return count(puzzle, 1, time_limit=time_limit, node_limit=node_limit, shape=shape)
@@ -72,7 +72,7 @@ def is_unique(
     *,
     time_limit: float | None = None,
     node_limit: int | None = None,
-    shape: Shape | None = None,
+    shape: ShapeLike | None = None,
 ) -> SolveResult:
     """Prove the puzzle has exactly one solution (``count(puzzle, limit=2)``).
 
@@ -82,7 +82,7 @@ def is_unique(
     return count(puzzle, 2, time_limit=time_limit, node_limit=node_limit, shape=shape)
 
 
-def solutions(puzzle: Any, limit: int | None = None, *, shape: Shape | None = None) -> Iterator[Board]:
+def solutions(puzzle: Any, limit: int | None = None, *, shape: ShapeLike | None = None) -> Iterator[Board]:
     """Every solution, lazily, in the kernel's search order (at most ``limit`` of them).
 
     The search pauses after each solution and resumes when the next is asked for, so taking

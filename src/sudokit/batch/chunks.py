@@ -84,6 +84,7 @@ class BatchOptions:
     potential_limit: int | None = None
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "shape", Shape.of(self.shape))  # "2x3", 6, (2, 3) as the CLI reads them
         self.limits  # checks limit, time_limit, node_limit and potential_limit
         if self.chunk_size < 1:
             raise ValueError(f"chunk_size must be a positive integer, not {self.chunk_size!r}")

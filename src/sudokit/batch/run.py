@@ -10,7 +10,7 @@ import threading
 import time
 from typing import Any, Callable, Iterator
 
-from ..shape import Shape
+from ..shape import Shape, ShapeLike
 from .chunks import (
     DEFAULT_CHUNK_SIZE,
     BatchError,
@@ -46,7 +46,7 @@ def solve_file(
     potential_limit: int | None = None,
     time_limit: float | None = None,
     rate: bool = False,
-    shape: Shape | None = None,
+    shape: ShapeLike | None = None,
     symbols: str | None = None,
     format: str | None = None,
     column: str | None = None,
@@ -70,7 +70,7 @@ def solve_file(
     A KeyboardInterrupt stops the run after the chunks already committed; the summary says
     ``interrupted``.
     """
-    options = BatchOptions(limit=limit, node_limit=node_limit, time_limit=time_limit, potential_limit=potential_limit, rate=rate, shape=shape,
+    options = BatchOptions(limit=limit, node_limit=node_limit, time_limit=time_limit, potential_limit=potential_limit, rate=rate, shape=Shape.of(shape),
                            symbols=symbols, format=format, column=column, chunk_size=chunk_size)
     out_path = None if output is None or os.fspath(output) == "-" else os.fspath(output)
     kind = output_kind(out_path, output_format)
@@ -254,7 +254,7 @@ def iter_results(
     potential_limit: int | None = None,
     time_limit: float | None = None,
     rate: bool = False,
-    shape: Shape | None = None,
+    shape: ShapeLike | None = None,
     symbols: str | None = None,
     format: str | None = None,
     column: str | None = None,
@@ -269,7 +269,7 @@ def iter_results(
     >>> for result in iter_results("puzzles.csv", limit=2):  # doctest: +SKIP
     ...     print(result.index, result.status, result.solution)
     """
-    options = BatchOptions(limit=limit, node_limit=node_limit, time_limit=time_limit, potential_limit=potential_limit, rate=rate, shape=shape,
+    options = BatchOptions(limit=limit, node_limit=node_limit, time_limit=time_limit, potential_limit=potential_limit, rate=rate, shape=Shape.of(shape),
                            symbols=symbols, format=format, column=column, chunk_size=chunk_size)
     source = open_source(input, options)
     owned = executor is None
@@ -291,7 +291,7 @@ def solve_column(
     potential_limit: int | None = None,
     time_limit: float | None = None,
     rate: bool = False,
-    shape: Shape | None = None,
+    shape: ShapeLike | None = None,
     symbols: str | None = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     workers: int | None = 1,
@@ -306,7 +306,7 @@ def solve_column(
     >>> import pandas as pd  # doctest: +SKIP
     >>> solve_column(pd.read_csv("sudoku.csv")["quizzes"])  # doctest: +SKIP
     """
-    options = BatchOptions(limit=limit, node_limit=node_limit, time_limit=time_limit, potential_limit=potential_limit, rate=rate, shape=shape,
+    options = BatchOptions(limit=limit, node_limit=node_limit, time_limit=time_limit, potential_limit=potential_limit, rate=rate, shape=Shape.of(shape),
                            symbols=symbols, chunk_size=chunk_size)
     library = type(values).__module__.split(".")[0]
     if library == "pandas":

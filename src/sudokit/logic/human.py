@@ -22,7 +22,7 @@ from ..arrays import solve_batch
 from ..kernels.hodoku import ids as technique_ids
 from ..board import Board, as_board
 from ..results import Limits, SolveStatus, limits as checked_limits
-from ..shape import Shape
+from ..shape import Shape, ShapeLike
 from ..threads import thread_map
 from . import se
 from .grid import CandidateGrid, geometry, human_rules
@@ -263,7 +263,7 @@ def _less_time(limits: Limits, spent: float) -> Limits:
 def rate(
     puzzle: Any,
     *,
-    shape: Shape | None = None,
+    shape: ShapeLike | None = None,
     scale: str | Scale = "hodoku",
     time_limit: float | None = None,
     node_limit: int | None = None,
@@ -324,7 +324,7 @@ def rate_solved(puzzles: np.ndarray, solutions: np.ndarray, shape: Shape) -> lis
 def rate_batch(
     puzzles: Sequence[Any] | np.ndarray,
     *,
-    shape: Shape | None = None,
+    shape: ShapeLike | None = None,
     workers: int | None = None,
     chunk_size: int = 256,
     scale: str | Scale = "hodoku",
@@ -340,7 +340,7 @@ def rate_batch(
     gets what is left of ``time_limit`` after its share of the batch's proof."""
     rating_scale = scale_of(scale)
     limits = checked_limits(1, time_limit, node_limit, potential_limit)
-    boards = [Board(row, shape) for row in puzzles] if isinstance(puzzles, np.ndarray) else [as_board(p, shape) for p in puzzles]
+    boards = [Board(row, Shape.of(shape)) for row in puzzles] if isinstance(puzzles, np.ndarray) else [as_board(p, shape) for p in puzzles]
     for board in boards:
         human_rules(board, marks=False)
     if not boards:
@@ -394,7 +394,7 @@ def rate_batch(
 def explain_se(
     puzzle: Any,
     *,
-    shape: Shape | None = None,
+    shape: ShapeLike | None = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
     potential_limit: int | None = None,
@@ -415,7 +415,7 @@ def explain_se(
 def explain(
     puzzle: Any,
     *,
-    shape: Shape | None = None,
+    shape: ShapeLike | None = None,
     solution: Board | None = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
@@ -447,7 +447,7 @@ def hint(
     state: Any,
     *,
     candidates: Sequence[Iterable[int]] | np.ndarray | None = None,
-    shape: Shape | None = None,
+    shape: ShapeLike | None = None,
     solution: Board | None = None,
 ) -> Step | None:
     """The easiest next step on a board, or on a board with the player's own candidates

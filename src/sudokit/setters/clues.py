@@ -22,7 +22,7 @@ import numpy as np
 
 from ..board import Board, as_board
 from ..results import SolveStatus
-from ..shape import Shape
+from ..shape import ShapeLike
 from .searching import Budget, Witnesses, rebuilt, search
 
 #: solutions asked for in each check of ``make_unique`` (more sets to hit per search)
@@ -90,7 +90,7 @@ def make_unique(
     *,
     time_limit: float | None = None,
     node_limit: int | None = None,
-    shape: Shape | None = None,
+    shape: ShapeLike | None = None,
 ) -> Clues:
     """The fewest givens to add (from ``solution``, else the first solution found) so that the
     board has exactly that one solution, proven fewest. ``keep``: cells (0-based) to leave as
@@ -324,7 +324,7 @@ def reduce(
     *,
     time_limit: float | None = None,
     node_limit: int | None = None,
-    shape: Shape | None = None,
+    shape: ShapeLike | None = None,
 ) -> Clues:
     """Take givens out, one at a time in cell order, never those of ``keep`` (0-based cells),
     while the board stays unique: the result is minimal (no given outside ``keep`` can go;

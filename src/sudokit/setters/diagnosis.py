@@ -20,7 +20,7 @@ import numpy as np
 
 from ..board import Board, as_board
 from ..results import SolveStatus
-from ..shape import Geometry, Shape
+from ..shape import Geometry, ShapeLike
 from .forced import Chain, forced_contradiction
 from .searching import Budget, Witnesses, rebuilt, search, with_givens
 
@@ -113,7 +113,7 @@ def diagnose(
     *,
     time_limit: float | None = None,
     node_limit: int | None = None,
-    shape: Shape | None = None,
+    shape: ShapeLike | None = None,
 ) -> Diagnosis:
     """Why ``puzzle`` has no solution, which solutions it has, or which givens it could do
     without (see :class:`Diagnosis`). ``time_limit`` seconds and ``node_limit`` search nodes
