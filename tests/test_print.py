@@ -66,6 +66,7 @@ def test_print_command_with_variants_and_16x16(tmp_path):
     assert ink(data) > 0.005 and ink(data, 1) > 0.005
 
 
+@pytest.mark.slow  # 10 s: generates and lays out a whole book
 def test_generate_to_pdf(tmp_path):
     target = tmp_path / "g.pdf"
     result = CliRunner().invoke(cli, ["generate", "-n", "3", "--seed", "2", "--shape", "16x16", "--to", "pdf", "-o", str(target)])

@@ -377,6 +377,7 @@ def test_estimate_is_seeded_and_exact_where_it_must_be():
         sudokit.estimate("." * 81, samples=1)
 
 
+@pytest.mark.slow  # 10 s each: hundreds of estimates, to count how often the interval holds
 @pytest.mark.parametrize("line, true, samples", [("." * 16, 288, 500), ("." * 36, 28_200_960, 200)])
 def test_estimate_interval_holds_small_counts(line, true, samples):
     assert _coverage(line, true, samples) >= 95

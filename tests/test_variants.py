@@ -290,6 +290,7 @@ def test_a_jigsaw_9x9_goes_to_the_general_kernel():
     assert kernel_for(Board.empty(9)) == "classic"
 
 
+@pytest.mark.slow  # 15 s: the killer with several solutions takes 258k nodes to a second one
 def test_solutions_iterate_under_the_rules():
     line = next(line for name, _, line in RECORDS if name == "killer" and not json.loads(line)["unique"])
     board = board_of(line)

@@ -34,6 +34,10 @@ try:
 except ImportError:  # an optional tool: the fixture below says what to do
     sync_playwright = None  # type: ignore[assignment]
 
+#: a real browser: about half of what the fast tier took (170 s of 370 on two cores); the whole
+#: suite runs these, and so does ``pytest tests/test_web_browser.py``
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data" / "variants"
 ARTIFACTS = Path(os.environ.get("SUDOKIT_ARTIFACTS") or ROOT / "build" / "test-artifacts")
