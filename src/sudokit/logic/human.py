@@ -340,7 +340,8 @@ def rate_batch(
     gets what is left of ``time_limit`` after its share of the batch's proof."""
     rating_scale = scale_of(scale)
     limits = checked_limits(1, time_limit, node_limit, potential_limit)
-    boards = [Board(row, Shape.of(shape)) for row in puzzles] if isinstance(puzzles, np.ndarray) else [as_board(p, shape) for p in puzzles]
+    known = Shape.of(shape)
+    boards = [Board(row, known) for row in puzzles] if isinstance(puzzles, np.ndarray) else [as_board(p, known) for p in puzzles]
     for board in boards:
         human_rules(board, marks=False)
     if not boards:
