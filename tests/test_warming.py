@@ -130,3 +130,27 @@ def test_a_time_limit_holds_while_the_nested_chains_compile(compiling):
     engine.deadline = time.perf_counter() + 0.05
     assert engine._nested_step() == 7  # compiled: the call goes through
     assert calls == ["se.nested"]  # one compile, however many ask
+
+
+
+COLOURS_OFF = """
+import sudokit.kernels  # before numba, as every sudokit import path is
+from numba.core import errors
+print(type(errors.termcolor()).__name__)
+"""
+
+
+def test_compiling_leaves_the_callers_streams_alone():
+    """Where colorama is installed numba colours its error messages, and each one it formats
+    (many while typing any kernel) sets sys.stdout and sys.stderr to colorama's wrappers and
+    back to the streams of that moment, from the compiling thread: a compile on a warming
+    thread sent a command's output to an old stream (CLI tests lost theirs under pytest-xdist,
+    to pytest's capture or nowhere). sudokit turns numba's colouring off before numba loads."""
+    pytest.importorskip("colorama")
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING"}
+    done = subprocess.run([sys.executable, "-c", COLOURS_OFF], capture_output=True, text=True, env=env, timeout=120)
+    assert done.stdout.strip() == "NOPColorScheme", done.stdout + done.stderr
