@@ -290,3 +290,38 @@ def test_cli_rate_and_explain_on_se_scale():
     assert "<stdin>:1:1: Sudoku Explainer's scale rates classic 9x9 boards" in mixed.stderr
     explained = runner.invoke(cli, ["explain", "--scale", "se"], input="...21.4..42.....\n" + puzzle + "\n")
     assert explained.exit_code == 2 and explained.stdout.startswith("error\n" + puzzle)
+
+
+@pytest.mark.slow  # a nested path takes seconds, twice
+def test_nested_chains_remember_answers_without_changing_a_step():
+    """Two chains of a step often reduce the grid alike, and a nested chain's inner searches
+    then answer the same (``kernels/se/memo.py``): remembered, the path is the same step for
+    step, with fewer potentials processed."""
+    from sudokit import Board, engines
+    from sudokit.kernels.se import record
+    from sudokit.logic import se as se_logic
+
+    def path(memo: bool) -> tuple[list, int, int]:
+        engine = se_logic._Engine()
+        if not memo:  # the same engine with no memo arrays: the search as it was
+            plain = engine.k.core.new_workspace()
+            engine.ws = engine.ws[: record.WS_MEMO_SLOTS] + plain[record.WS_MEMO_SLOTS :]
+        counters = engine.ws[record.WS_COUNTERS]
+        kernel = engines.se_nested_kernel()
+        engine.nest = (kernel, engine.k.core.new_workspace(counters, memo=memo), engine.k.core.new_workspace(counters),
+                       kernel.new_hints(), kernel.new_hints())  # fmt: skip
+        engine.load(Board.from_line(FORUM[2][0]))
+        engine.budget(None)
+        steps = []
+        while not engine.k.core.solved(engine.g):
+            rule = engine.step()
+            assert rule >= 0
+            steps.append((rule, engine.hint_step()))
+            engine.apply()
+        return steps, engine.work, int(engine.ws[record.WS_MEMO_STATE][2])
+
+    remembered, work, hits = path(True)
+    plain, plain_work, plain_hits = path(False)
+    assert remembered == plain
+    assert any(rule >= 33 for rule, _ in plain)  # nested chains were taken
+    assert hits > 0 and plain_hits == 0 and work < plain_work

@@ -165,7 +165,8 @@ class _Engine:
         kernels = engines.se_kernels()
         self.k = kernels
         self.g = kernels.core.new_grid()
-        self.ws = kernels.core.new_workspace()
+        # the memo (nested rules only) is calloc'd: untouched pages cost nothing
+        self.ws = kernels.core.new_workspace(memo=True)
         self.h = kernels.core.new_hint()
         self.scratch = kernels.core.new_hint()
         self.best = kernels.core.new_hint()
@@ -217,7 +218,7 @@ class _Engine:
         if self.nest is None:
             counters = self.ws[WS_COUNTERS]  # shared: the inner searches' work counts against the budget
             kernel = engines.se_nested_kernel()
-            self.nest = (kernel, self.k.core.new_workspace(counters), self.k.core.new_workspace(counters),
+            self.nest = (kernel, self.k.core.new_workspace(counters, memo=True), self.k.core.new_workspace(counters),
                          kernel.new_hints(), kernel.new_hints())
         kernel, *arrays = self.nest
         return int(kernel.nested_step(self.g, self.ws, self.h, *arrays, self.k.rate.BASE_RULES))

@@ -34,6 +34,7 @@ from ..build.jit import instantiate, kernel
 from .record import CPLX, G_CAND, G_POS, H_DIFF, H_HDR, NE, NP, SORT, SRC, SUB, TARGET
 from ..search.bits import borrowed
 from .advanced import basic
+from .memo import memo_find, memo_keep
 from .record import FRAMES, FS, POOL, QUEUE, new_workspace  # noqa: F401 - nested chains, the Python layer
 from .record import (
     WS_ADV, WS_ADV_COUNT, WS_ADV_CPLX, WS_ADV_ID, WS_ADV_PARENTS, WS_ADV_START, WS_ADV_TOTALS, WS_BFS,
@@ -81,7 +82,8 @@ def borrow_workspace(ws):
         borrowed(ws[20]), borrowed(ws[21]), borrowed(ws[22]), borrowed(ws[23]), borrowed(ws[24]),
         borrowed(ws[25]), borrowed(ws[26]), borrowed(ws[27]), borrowed(ws[28]), borrowed(ws[29]),
         borrowed(ws[30]), borrowed(ws[31]), borrowed(ws[32]), borrowed(ws[33]), borrowed(ws[34]),
-        borrowed(ws[35]), borrowed(ws[36]), borrowed(ws[37]),
+        borrowed(ws[35]), borrowed(ws[36]), borrowed(ws[37]), borrowed(ws[38]), borrowed(ws[39]),
+        borrowed(ws[40]),
     )
 
 
@@ -392,7 +394,12 @@ def chaining(g, ws, f, y_links, dynamic, level, nl, inner):
                 break
             continue
         if level > 0 and not over_budget(ws):
-            n = ADVANCED(g, ws, level, nl, inner)  # noqa: F821 - bound per tier by ``instantiate``
+            # nested rules: two chains of a step often reach the same grid (``memo``)
+            n = memo_find(g, ws, level, nl) if level >= 2 else -1
+            if n < 0:
+                n = ADVANCED(g, ws, level, nl, inner)  # noqa: F821 - bound per tier by ``instantiate``
+                if level >= 2 and not over_budget(ws):  # a search the budget cut short is not the answer
+                    memo_keep(g, ws, level, nl, n)
             added = False
             adv, adv_start, adv_count, adv_parents = ws[WS_ADV], ws[WS_ADV_START], ws[WS_ADV_COUNT], ws[WS_ADV_PARENTS]
             for k in range(n):

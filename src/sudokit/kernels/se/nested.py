@@ -54,6 +54,7 @@ from .chains import (
     worth,
 )
 from .forcing import DYNAMIC, MULTIPLE, _cause_parents, _frame_walk, _hint, _list, _mix, _multiple
+from .memo import memo_step
 from . import record as R  # the workspace's slots and counters, by name: R.WS_FRAME
 from .record import (  # noqa: F401 - new_hints: the Python layer's maker, here too
     G_CAND,
@@ -504,6 +505,8 @@ def nested_step(g, ws, h, ws1, ws2, hl1, hl2, first_rule):
     """The next step when no rule before them applies: the first nested rule with a hint (in
     ``h``), numbered from ``first_rule`` (its number in ``ws[R.WS_COUNTERS][R.W_RULE]`` while it searches);
     -1 if none applies, -2 if the work budget ran out."""
+    memo_step(ws, g)
+    memo_step(ws1, g)
     for k in range(len(NESTED_RULES)):
         ws[R.WS_COUNTERS][R.W_RULE] = first_rule + k
         level, nl = NESTED_RULES[k]

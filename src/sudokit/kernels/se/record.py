@@ -16,6 +16,8 @@ QUEUE = NP + 8
 FS = 16  #: a frame's scalars (``chains`` names them)
 ADV_MAX = 729  #: advanced potentials (dynamic (+))
 ADV_POOL = 729 * 24
+MEMO_SLOTS = 4096  #: a nested workspace's remembered advanced implications (``memo``): slots
+MEMO_DATA = 1 << 22  #: ... and the words they may fill (32 MB, touched only as used)
 
 
 #: the grid's arrays (``new_grid`` makes them in this order): kernels read ``g[G_CAND]``
@@ -86,6 +88,9 @@ WS_NEST_ID = 34
 WS_ADV_CPLX = 35
 WS_ADV_ID = 36
 WS_CYCLE_CAUSE = 37
+WS_MEMO_SLOTS = 38
+WS_MEMO_DATA = 39
+WS_MEMO_STATE = 40
 #: the counters (``ws[WS_COUNTERS]``), shared by a workspace and its nested ones
 W_STAMP = 0  #: the last visit stamp handed out (only grows)
 W_WORK = 1  #: work done (potentials processed), what the budget counts
@@ -115,9 +120,11 @@ def new_hint():
     )
 
 
-def new_workspace(counters=None):
+def new_workspace(counters=None, memo=False):
     """Frames, queues, grid undo log and scratch for the chain finders. Nested chains run in
-    workspaces of their own that share the outer one's ``counters`` (work done, budget)."""
+    workspaces of their own that share the outer one's ``counters`` (work done, budget); with
+    ``memo`` a workspace remembers its nested chains' advanced implications (``memo``)."""
+    slots, words = (MEMO_SLOTS, MEMO_DATA) if memo else (0, 0)
     return (
         np.zeros((FRAMES, NP), dtype=np.int64),  # 0 mem: stamp when the potential is in the frame
         np.zeros((FRAMES, NP), dtype=np.int64),  # 1 parent start
@@ -157,6 +164,9 @@ def new_workspace(counters=None):
         np.zeros(ADV_MAX, dtype=np.int64),  # 35 advanced potentials: their nested chain's complexity
         np.zeros(ADV_MAX, dtype=np.uint64),  # 36 ... and identity
         np.zeros(NP * 24, dtype=np.int64),  # 37 cycle nodes: cause
+        np.zeros((slots, 3), dtype=np.int64),  # 38 memo slots: generation, where, words
+        np.zeros(words, dtype=np.int64),  # 39 memo entries, a ring
+        np.zeros(4 + 81, dtype=np.int64),  # 40 memo state: generation, words written, hits, misses, values
     )
 
 
