@@ -297,19 +297,12 @@ def test_nested_chains_remember_answers_without_changing_a_step():
     """Two chains of a step often reduce the grid alike, and a nested chain's inner searches
     then answer the same (``kernels/se/memo.py``): remembered, the path is the same step for
     step, with fewer potentials processed."""
-    from sudokit import Board, engines
+    from sudokit import Board
     from sudokit.kernels.se import record
     from sudokit.logic import se as se_logic
 
     def path(memo: bool) -> tuple[list, int, int]:
-        engine = se_logic._Engine()
-        if not memo:  # the same engine with no memo arrays: the search as it was
-            plain = engine.k.core.new_workspace()
-            engine.ws = engine.ws[: record.WS_MEMO_SLOTS] + plain[record.WS_MEMO_SLOTS :]
-        counters = engine.ws[record.WS_COUNTERS]
-        kernel = engines.se_nested_kernel()
-        engine.nest = (kernel, engine.k.core.new_workspace(counters, memo=memo), engine.k.core.new_workspace(counters),
-                       kernel.new_hints(), kernel.new_hints())  # fmt: skip
+        engine = se_logic._Engine(memo=memo)  # without: no memo arrays, the search as it was
         engine.load(Board.from_line(FORUM[2][0]))
         engine.budget(None)
         steps = []

@@ -6,12 +6,6 @@ every search kernel keeps."""
 
 import os
 
-# Where colorama is installed (mkdocs-material brings it), numba colours its error messages,
-# and each one it formats, the many it builds and drops while typing any kernel included, swaps
-# sys.stdout and sys.stderr for colorama's wrappers and then puts back the streams that were
-# there when colorama was first set up. sudokit compiles on daemon threads (warming.py, the
-# web page's warm-up), so that swap lands in whatever the main thread is doing: a command's
-# output went to a stream of another moment (under click's CliRunner: pytest's capture, or
-# nowhere). Set before any kernel module imports numba, which reads it once, on import; a
-# value the user set is kept.
+# numba's coloured errors go through colorama, which swaps sys.stdout from the compiling thread:
+# a warming thread's compile sent a command's output elsewhere. Read once, when numba loads.
 os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")

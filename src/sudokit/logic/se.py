@@ -159,14 +159,16 @@ class SEResult:
 
 
 class _Engine:
-    """The kernel arrays one thread rates with (reused from board to board)."""
+    """The kernel arrays one thread rates with (reused from board to board); ``memo``: the
+    nested chains remember their inner searches' answers for a step (``kernels/se/memo.py``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, memo: bool = True) -> None:
         kernels = engines.se_kernels()
         self.k = kernels
+        self.memo = memo
         self.g = kernels.core.new_grid()
         # the memo (nested rules only) is calloc'd: untouched pages cost nothing
-        self.ws = kernels.core.new_workspace(memo=True)
+        self.ws = kernels.core.new_workspace(memo=memo)
         self.h = kernels.core.new_hint()
         self.scratch = kernels.core.new_hint()
         self.best = kernels.core.new_hint()
@@ -218,7 +220,7 @@ class _Engine:
         if self.nest is None:
             counters = self.ws[WS_COUNTERS]  # shared: the inner searches' work counts against the budget
             kernel = engines.se_nested_kernel()
-            self.nest = (kernel, self.k.core.new_workspace(counters, memo=True), self.k.core.new_workspace(counters),
+            self.nest = (kernel, self.k.core.new_workspace(counters, memo=self.memo), self.k.core.new_workspace(counters),
                          kernel.new_hints(), kernel.new_hints())
         kernel, *arrays = self.nest
         return int(kernel.nested_step(self.g, self.ws, self.h, *arrays, self.k.rate.BASE_RULES))
