@@ -10,6 +10,7 @@ chi-square test over all 288 grids of 4x4.
 from __future__ import annotations
 
 import collections
+import time
 
 import naive
 import numpy as np
@@ -214,6 +215,20 @@ def test_full_grids_of_4x4_are_uniform():
     assert chi_square < 400
     biased = collections.Counter(board.to_line() for board in full_grids(28_800, shape="4x4", seed=1))
     assert sum((biased[line] - expected) ** 2 / expected for line in counts) > 600
+
+
+def test_gibbs_moves_in_slices_are_the_moves_of_one_call():
+    """Under a time limit the moves are made a few at a time (the deadline is checked between
+    calls); each grid's random state carries over, so a seed gives the same grids."""
+    shape = Shape.parse("9x9")
+    kernel, _ = generator.engines.generation_kernel(shape)
+    start = generator._random_grids(np.random.default_rng(5), shape, 4)
+    seeds = np.arange(11, 15, dtype=np.uint64) * np.uint64(7919) | np.uint64(1)
+    whole, sliced = start.copy(), start.copy()
+    assert generator._mix(kernel, shape, whole, seeds.copy(), 9, None)
+    assert generator._mix(kernel, shape, sliced, seeds.copy(), 9, time.perf_counter() + 600)
+    assert (whole == sliced).all() and (whole != start).any()
+    assert not generator._mix(kernel, shape, start.copy(), seeds.copy(), 9, time.perf_counter() - 1)
 
 
 def test_full_grids_are_solutions_of_every_shape():

@@ -237,9 +237,10 @@ def test_a_lone_surrogate_quoted_in_an_error_is_escaped(app):
 # -- budgets and shapes --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("shape", ["25x25", "64"])
-def test_generate_keeps_its_time_limit_on_big_boards(shape):
-    command = ["generate", "--shape", shape, "--time-limit", "1", "--seed", "1"]
+@pytest.mark.parametrize("shape, more", [("25x25", []), ("64", []), ("64", ["--mixing", "1"])])
+def test_generate_keeps_its_time_limit_on_big_boards(shape, more):
+    # with --mixing, one 64x64 move counted completions for more than 10 minutes
+    command = ["generate", "--shape", shape, "--time-limit", "1", "--seed", "1", *more]
     run(command)  # kernels compiled (once, on a cold cache) before the run that is timed
     start = time.perf_counter()
     result = run(command)

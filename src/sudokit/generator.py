@@ -11,9 +11,10 @@ A puzzle is made in three steps, the first two compiled (``kernels/search/genera
    class is, the search decides, and that is biased: over 28,800 grids of 4x4 the chi-square
    statistic is 1,061 on 287 degrees of freedom (uniform draws give 287 +- 24). ``mixing``
    adds Gibbs moves to each grid: a random set of cells is erased and drawn again uniformly
-   among its completions (counted by the solver, up to ``MIX_CAP``), a chain whose stationary
-   distribution is the uniform one; on 4x4 one move is an exact draw (chi-square 291). Each
-   move costs about 6x a grid on 9x9; the default, 0, keeps generation fast.
+   among its completions (counted by the solver, up to ``MIX_CAP``; a move whose count costs
+   more than ``MIX_WORK`` stays put), a chain whose stationary distribution is the uniform
+   one; on 4x4 one move is an exact draw (chi-square 291). Each move costs about 6x a grid on
+   9x9; the default, 0, keeps generation fast.
 2. *Carving*: the givens go orbit by orbit (an orbit is a set of cells the symmetry maps onto
    each other; one cell without symmetry), in a random order, each time the solution stays
    unique, proven by a search. One pass leaves a puzzle from which no orbit can go: without
@@ -66,8 +67,10 @@ DEFAULT_ATTEMPTS = 10_000
 FILL_UP_TO = 16
 
 #: a Gibbs move counts the completions of its erased cells up to this many, and stays put
-#: where there are more
+#: where there are more, or where counting them takes more than MIX_WORK search nodes x cells
+#: (a bound on a move's time, which a time limit checks between moves; see benchmarks/README.md)
 MIX_CAP = 1024
+MIX_WORK = 1 << 22
 
 #: nodes a uniqueness search may take in the carving kernel (off 9x9) before the step goes
 #: to ``solver.count``, whose engine learns clauses on hard big boards
@@ -295,9 +298,36 @@ def _random_grids(
     grids = np.zeros_like(raw)
     kernel.transform(raw, rows, cols, transpose, relabel, grids)
     if mixing:
-        seeds = rng.integers(1, 2**62, size=count)
-        kernel.mix(geometry.houses, geometry.cell_houses, full, seeds, mixing, MIX_CAP, grids)
+        states = rng.integers(1, 2**62, size=count).astype(np.uint64) | np.uint64(1)
+        if not _mix(kernel, shape, grids, states, mixing, deadline):
+            return None
     return grids
+
+
+def _mix(kernel: Any, shape: Shape, grids: np.ndarray, states: np.ndarray, moves: int, deadline: float | None) -> bool:
+    """``moves`` Gibbs moves on each grid (``kernel.mix``); under a ``deadline``, grid by grid
+    in calls of a few moves, checking it between calls (the random states and the erasing's
+    permutation carry over, so the moves are the same). False if the deadline passes first."""
+    geometry = shape.geometry
+    full = np.uint64((1 << shape.size) - 1)
+    node_cap = max(1, MIX_WORK // shape.cells)
+    index = np.arange(shape.cells, dtype=np.int64)
+    if deadline is None:
+        kernel.mix(geometry.houses, geometry.cell_houses, full, states, moves, MIX_CAP, node_cap, index, grids)
+        return True
+    step = 1
+    for k in range(len(grids)):
+        done = 0
+        while done < moves:
+            started = time.perf_counter()
+            if started >= deadline:
+                return False
+            take = min(step, moves - done)
+            kernel.mix(geometry.houses, geometry.cell_houses, full, states[k : k + 1], take, MIX_CAP, node_cap, index, grids[k : k + 1])
+            done += take
+            if time.perf_counter() - started < 0.02:
+                step *= 2
+    return True
 
 
 def full_grids(count: int = 1, *, shape: Shape | str | int = "9x9", mixing: int = 0, seed: int | None = None) -> list[Board]:

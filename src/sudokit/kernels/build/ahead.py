@@ -130,7 +130,7 @@ EXPORTS: dict[str, dict[str, str]] = {
         ),
         "random_grids": f"void({_HOUSES}, int64, uint64, int64[::1], int64, uint8[:, ::1], boolean[::1])",
         "searched_grids": f"void({_GRIDS}, uint8[:, ::1], boolean[::1])",
-        "mix": f"void({_GRIDS}, int64, uint8[:, ::1])",
+        "mix": f"void({_HOUSES}, {_HOUSES}, uint64, uint64[::1], int64, int64, int64, int64[::1], uint8[:, ::1])",
         "transform": "void(uint8[:, ::1], int64[:, ::1], int64[:, ::1], boolean[::1], uint8[:, ::1], uint8[:, ::1])",
     },
     "search.optimize": {

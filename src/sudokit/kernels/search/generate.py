@@ -205,24 +205,29 @@ def searched_grids(houses, cell_houses, full, seeds, node_budget, grids, ok):
 
 
 @kernel
-def mix(houses, cell_houses, full, seeds, moves, cap, grids):
+def mix(houses, cell_houses, full, rng_states, moves, cap, node_cap, index, grids):
     """``moves`` Gibbs moves on each full grid ``grids[k]`` (in place): erase a random set
     of cells (each size from a third to two thirds of the board equally likely; all of a
     4x4 board), count the erased cells' completions, and when there are fewer than ``cap``
     take one of them uniformly; else stay. The erased set never depends on the grid, and a
     grid is drawn uniformly from those that agree with it outside the set, so the uniform
     distribution over grids is the chain's stationary one: moves bring any start towards it
-    (a 4x4 grid gets there in one)."""
+    (a 4x4 grid gets there in one).
+
+    A count that takes more than ``node_cap`` search nodes stays too: whether it does depends
+    only on the erased puzzle (the search is deterministic), which every grid the move can
+    reach shares, so the stationary distribution is kept. ``rng_states[k]`` is grid k's random
+    state (never zero) and ``index`` a permutation of the cells that the erasing shuffles on,
+    both updated: moves made over several calls, grid by grid, are those of one call."""
     cells = grids.shape[1]
     state, ctl, options, variant = _general_scratch(houses, cells, full)
     rng = np.zeros(1, dtype=np.uint64)
     puzzle = np.zeros(cells, dtype=np.uint8)
     out = np.zeros(cells, dtype=np.uint8)
-    index = np.arange(cells)
     low = cells // 3 if cells > 16 else cells
     high = 2 * cells // 3 if cells > 16 else cells
     for k in range(grids.shape[0]):
-        rng[0] = np.uint64(seeds[k]) | ONE
+        rng[0] = rng_states[k]
         for _ in range(moves):
             erased = low + np.int64((_next_random(rng) >> np.uint64(11)) % np.uint64(high - low + 1))
             puzzle[:] = grids[k]
@@ -230,13 +235,14 @@ def mix(houses, cell_houses, full, seeds, moves, cap, grids):
                 pick = j + np.int64((_next_random(rng) >> np.uint64(11)) % np.uint64(cells - j))
                 index[j], index[pick] = index[pick], index[j]
                 puzzle[index[j]] = 0
-            code, state = _general(puzzle, (houses, cell_houses, full), state, ctl, cap, 1 << 40, 0, out, options, variant)
+            code, state = _general(puzzle, (houses, cell_houses, full), state, ctl, cap, node_cap, 0, out, options, variant)
             found = ctl[P.COUNT]
             if code != P.DONE or found >= cap:
-                continue  # too many completions to count: the grid stays
+                continue  # too many completions to count, or too costly: the grid stays
             pick = 1 + np.int64((_next_random(rng) >> np.uint64(11)) % np.uint64(found))
-            code, state = _general(puzzle, (houses, cell_houses, full), state, ctl, pick, 1 << 40, pick, out, options, variant)
+            code, state = _general(puzzle, (houses, cell_houses, full), state, ctl, pick, node_cap, pick, out, options, variant)
             grids[k, :] = out
+        rng_states[k] = rng[0]
 
 
 @kernel
