@@ -62,6 +62,7 @@ LATE_IMPORTS = {
     ("sudokit.cli.people", "rich.progress"): "start-up cost: only generate on a terminal shows a bar",
     ("sudokit.cli.people", "sudokit.render"): "start-up cost: render imports rich",
     ("sudokit.cli.people", "sudokit.web"): "optional extra (sudokit[web]): starlette and uvicorn serve the page",
+    ("sudokit.cli.people", "sudokit.cli.setters"): "start-up cost: only generate --to pdf, --dask or --resume need it",
     ("sudokit.printing", "reportlab.lib.pagesizes"): "optional extra (sudokit[print])",
     ("sudokit.printing", "reportlab.pdfgen.canvas"): "optional extra (sudokit[print])",
     ("sudokit.kernels.build.jit", "numba.core"): "numba's private cache API, which may be missing",

@@ -64,7 +64,7 @@ def test_the_reference_builds_without_a_warning(tmp_path):
 def test_every_command_and_option_is_on_the_command_line_page():
     text = page("cli.md")
     headings = " ".join(sections(text))
-    for name, command in cli.commands.items():
+    for name, command in cli.all_commands().items():
         assert f"`sudokit {name}`" in headings, f"no section for sudokit {name}"
         for parameter in command.params:
             if isinstance(parameter, click.Option):

@@ -22,7 +22,6 @@ from ..generator import generate_iter as make_puzzles
 from ..logic.scales import HODOKU, SINGLE, Scale, scale_of
 from ..results import ExitCode, SolveStatus, Tally
 from ..shape import Shape
-from . import setters
 from .base import (
     MARKERS, SECONDS, boards, check_symbols, cli, interruptible, marker, parse_shape, warn, where,
 )
@@ -292,6 +291,8 @@ def generate(count, board_shape, symmetry, clues, minimal, strict_minimal, mixin
         warn(f"sudokit: these are {made_shape.name}; read them back with --shape {made_shape.box_height}x{made_shape.box_width} "
              f"(--to json writes the boxes into each record)")
     if output_format == "pdf" or dask_address or resume:
+        from . import setters  # Dask, the PDF pages and the resumable file: its own module's
+
         setters.generate_to_file(stream, count, options, workers, output, output_format, progress, dask_address, resume,
                                  _generate_progress)
     try:
