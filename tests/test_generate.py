@@ -174,6 +174,30 @@ def test_levels_are_what_the_rating_says(level):
         assert minimal(puzzle)
 
 
+def test_a_rating_up_to_a_level_is_the_full_one_or_says_harder(data_dir):
+    """The generator rates its draws only as far as the hardest level asked for: each rating
+    is the full one, or None where the full path needs a harder technique (every level, on
+    HoDoKu's rated sample, which holds all five)."""
+    from sudokit.logic.human import rate_solved
+    from sudokit.logic.techniques import BY_NAME
+
+    lines = [line.split()[0] for line in (data_dir / "hodoku_ratings.txt").read_text().splitlines() if line[:1] not in "#"]
+    puzzles = np.array([sudokit.Board.from_line(line).cells for line in lines])
+    solutions = np.array([sudokit.solve(line).board.cells for line in lines])
+    shape = Shape.parse("9x9")
+    full = rate_solved(puzzles, solutions, shape)
+    assert {rating.level for rating in full} == set(sudokit.Level)
+    for level in sudokit.Level:
+        capped = rate_solved(puzzles, solutions, shape, up_to=level)
+        harder = [max(BY_NAME[name.lower()].level.rank for name in rating.techniques) > level.rank for rating in full]
+        assert any(rating is None for rating in capped) == (level is not sudokit.Level.EXTREME), level
+        for mine, theirs, needs_harder in zip(capped, full, harder):
+            if mine is None:
+                assert needs_harder, level
+            else:  # the full rating (also where a technique after a harder one sent it back)
+                assert (mine.level, mine.score, mine.techniques) == (theirs.level, theirs.score, theirs.techniques)
+
+
 def test_level_and_score_ranges():
     for puzzle in generate(3, level="hard+", seed=2):
         assert sudokit.rate(puzzle).level.rank >= sudokit.Level.HARD.rank

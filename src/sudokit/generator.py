@@ -439,17 +439,22 @@ def _settle(request: _Request, kernel: Any, order: np.ndarray, step: int, puzzle
 
 def _round(
     request: _Request, index: int, deadline: float | None = None
-) -> tuple[list[Board], int, np.ndarray, list[tuple[str, int]]]:
+) -> tuple[list[Board], int, np.ndarray, list[tuple[str, int | None]]]:
     """Round ``index`` in full: the puzzles that meet every target, how many were carved, the
     givens of each, and the (level, score) of each one rated."""
     kept, givens = _draw_round(request, index, deadline)
     shape = request.shape
     symbols = Board.empty(shape).symbols
-    rated: list[tuple[str, int]] = []
+    rated: list[tuple[str, int | None]] = []
     if request.rated and kept:
-        ratings = rate_solved(np.stack([p for p, _ in kept]), np.stack([s for _, s in kept]), shape)
+        hardest = None if request.levels is None else max(request.levels, key=lambda level: level.rank)
+        ratings = rate_solved(np.stack([p for p, _ in kept]), np.stack([s for _, s in kept]), shape, up_to=hardest)
         chosen = []
         for (puzzle, _), rating in zip(kept, ratings):
+            if rating is None:  # needs a technique harder than any level asked for: not rated in full
+                assert hardest is not None
+                rated.append((f"above {hardest.value}", None))
+                continue
             assert rating.level is not None and rating.score is not None
             rated.append((rating.level.value, rating.score))
             if request.levels is not None and rating.level not in request.levels:
@@ -534,7 +539,8 @@ def _stream(request: _Request, count: int | None, per_puzzle: int, time_limit: f
                 tally.fewest = low if tally.fewest is None else min(tally.fewest, low)
             for name, value in rated:
                 tally.levels[name] = tally.levels.get(name, 0) + 1
-                tally.scores.append(value)
+                if value is not None:
+                    tally.scores.append(value)
             for board in boards:
                 if count is not None and before + len(made) >= count:
                     break

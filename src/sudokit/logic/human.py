@@ -206,7 +206,7 @@ def _scratch(shape: Shape) -> tuple[Any, Any]:
 
 
 def _rate_boards(
-    puzzles: np.ndarray, solutions: np.ndarray, shape: Shape
+    puzzles: np.ndarray, solutions: np.ndarray, shape: Shape, order: np.ndarray = ORDER
 ) -> tuple[np.ndarray, np.ndarray]:
     """The kernel's per-technique step counts and step totals for rows of givens."""
     kernels = engines.logic_kernels()
@@ -217,7 +217,7 @@ def _rate_boards(
         np.ascontiguousarray(puzzles, dtype=np.int32),
         np.ascontiguousarray(solutions, dtype=np.int32),
         geometry(shape),
-        ORDER,
+        order,
         int(shape.cells * shape.size + shape.cells),
         state,
         step,
@@ -304,19 +304,51 @@ def rate(
     return _with_se(rating, board, budget) if rating_scale.se else rating
 
 
-def rate_solved(puzzles: np.ndarray, solutions: np.ndarray, shape: Shape) -> list[Rating]:
+def _order_up_to(level: Level) -> tuple[np.ndarray, np.ndarray]:
+    """The solving order cut to the techniques of ``level`` or easier, and those of them that
+    come after a harder one in the full order (hard's Simple and Multi Colors, after an unfair
+    fish; none for the other levels)."""
+    kept = [technique for technique in SOLVING_ORDER if technique.level.rank <= level.rank]
+    head = 0
+    while head < len(SOLVING_ORDER) and SOLVING_ORDER[head].level.rank <= level.rank:
+        head += 1
+    late = [technique.id for technique in SOLVING_ORDER[head:] if technique.level.rank <= level.rank]
+    return np.array([technique.id for technique in kept], dtype=np.int64), np.array(late, dtype=np.int64)
+
+
+def rate_solved(
+    puzzles: np.ndarray, solutions: np.ndarray, shape: Shape, up_to: Level | None = None
+) -> list[Rating | None]:
     """:func:`rate` for rows of givens whose one solution is already known (``solutions``,
     the same shape of array): no uniqueness search, one compiled call. For callers that
     proved uniqueness themselves, such as the generator; a wrong solution gives a wrong
-    rating, so this is not for puzzles from outside."""
+    rating, so this is not for puzzles from outside.
+
+    ``up_to``: a puzzle that needs a technique harder than that level is None, not rated in
+    full. The techniques harder than it are left out of a first rating: a step is the first
+    technique in the order that applies, so a path of techniques that all come before the
+    first harder one is the path in full, and where no technique of the level applies, a
+    harder one is needed. A path that used a technique after a harder one (see
+    ``_order_up_to``) is rated again in full."""
     if not len(puzzles):
         return []
     start = time.perf_counter()
-    counts, taken = _rate_boards(puzzles, solutions, shape)
+    if up_to is None or all(technique.level.rank <= up_to.rank for technique in SOLVING_ORDER):
+        counts, taken = _rate_boards(puzzles, solutions, shape)
+        harder = np.zeros(len(puzzles), dtype=np.bool_)
+    else:
+        order, late = _order_up_to(up_to)
+        counts, taken = _rate_boards(puzzles, solutions, shape, order)
+        again = np.flatnonzero(counts[:, late].any(axis=1))
+        harder = (counts[:, BRUTE_FORCE.id] > 0) & ~counts[:, late].any(axis=1)
+        if len(again):
+            counts[again], taken[again] = _rate_boards(puzzles[again], solutions[again], shape)
     elapsed = (time.perf_counter() - start) / len(puzzles)
     symbols = Board.empty(shape).symbols
     return [
-        _rating(Board._trusted(np.array(row, dtype=np.uint8), shape, symbols), counts[k], int(taken[k]), elapsed)
+        None
+        if harder[k]
+        else _rating(Board._trusted(np.array(row, dtype=np.uint8), shape, symbols), counts[k], int(taken[k]), elapsed)
         for k, row in enumerate(puzzles)
     ]
 
