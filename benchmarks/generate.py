@@ -22,6 +22,20 @@ Sections (each can be skipped, see ``--help``):
    grids, every form compared (``benchmarks/canonical.py``, which says how).
 6. *Dask*: ``generate --dask`` on a local cluster of 1 and 2 worker processes against the
    local run, the files compared byte for byte.
+7. *HoDoKu 2.2.0's own generator* (only with ``--hodoku-jar PATH``, a HoDoKu jar you built
+   outside the project): at each of the five levels, ``java -jar PATH /s /sl LEVEL /o stdout``
+   (HoDoKu's console generator: it draws unique minimal puzzles without symmetry, rates each
+   with its solver and prints those at the level asked, as ``PUZZLE #Level``, until ``q`` on
+   its stdin), one JVM a level, single thread. Its first ``--jar-warm`` puzzles warm the JVM;
+   the clock runs from that puzzle's line to the line of the ``--jar-count``-th after it, as
+   the lines arrive, so the JVM's start and warm-up are left out. HoDoKu's ms a puzzle is the
+   JVM's CPU time over that stretch (all its threads, from ``/proc/PID/stat``; wall time where
+   there is no /proc), its wall time beside it. sudokit's is ``time.process_time()`` around
+   ``sudokit.generate(N, level=..., workers=1, seed=...)``, the level's kernels loaded first
+   (one puzzle made before the clock). Every HoDoKu line must carry the level asked; the
+   table then says how many of HoDoKu's puzzles ``sudokit.rate`` puts at that level and how
+   many of sudokit's HoDoKu itself does (its ``/bs``, one more JVM). To pin both to the same
+   core, run the script under ``taskset -c 1`` (the JVM inherits the affinity).
 
 Targets (issue): >= 100x hodoku-py on unique minimal 9x9, >= 10x at level hard and above, a
 unique minimal 25x25 in <= 5 s median, minlex >= 20,000 puzzles/s on one thread; issue 32:
@@ -31,6 +45,7 @@ call a board within 2x of that).
     python benchmarks/generate.py
     python benchmarks/generate.py --count 2000 --level-seconds 30 --big 25x25:3
     python benchmarks/generate.py --skip levels,big
+    taskset -c 1 python benchmarks/generate.py --skip minimal,levels,rated,big,canonical,dask --hodoku-jar PATH
 """
 
 from __future__ import annotations
@@ -38,6 +53,7 @@ from __future__ import annotations
 import argparse
 import collections
 import os
+import re
 import statistics
 import sys
 import time
@@ -290,8 +306,113 @@ def section_dask(args) -> None:
                   f"{base / spent:8.2f} {str(same):>11}", flush=True)
 
 
+HODOKU_LINE = re.compile(r"^([.1-9]{81}) #(\w+)\s*$")  # /s: a puzzle and its level
+HODOKU_RATED = re.compile(r"^(\S{81}) #(\d+) (\w+) \((\d+)\)")  # /bs: puzzle, number, level, score
+
+
+def jvm_seconds(pid: int) -> float | None:
+    """CPU seconds (user + system, all threads) of a running process, or None without /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def hodoku_generate(jar: Path, level: str, warm: int, count: int) -> tuple[list[str], float, float | None]:
+    """``count`` puzzles of HoDoKu's ``/s /sl LEVEL`` from one JVM that made ``warm`` first:
+    (puzzles, wall seconds, JVM CPU seconds or None), both from the ``warm``-th line to the last.
+
+    HoDoKu reads and writes its options (``hodoku.hcfg``) in ``java.io.tmpdir``: a fresh
+    folder, so it runs on its defaults."""
+    import subprocess
+    import tempfile
+
+    made: list[str] = []
+    start = cpu = None
+    with tempfile.TemporaryDirectory() as folder:
+        command = ["java", f"-Djava.io.tmpdir={folder}", "-jar", str(jar.resolve()), "/s", "/sl", str(LEVELS.index(level)),
+                   "/o", "stdout"]  # fmt: skip
+        proc = subprocess.Popen(command, cwd=folder, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, bufsize=1)  # fmt: skip
+        try:
+            if warm == 0:
+                start, cpu = time.perf_counter(), jvm_seconds(proc.pid)
+            for line in proc.stdout:  # type: ignore[union-attr]
+                hit = HODOKU_LINE.match(line)
+                if not hit:
+                    continue
+                if hit[2].lower() != level:
+                    raise SystemExit(f"HoDoKu asked for {level} printed {line.strip()}")
+                if start is None:
+                    warm -= 1
+                    if warm == 0:
+                        start, cpu = time.perf_counter(), jvm_seconds(proc.pid)
+                    continue
+                made.append(hit[1])
+                if len(made) == count:
+                    break
+            wall = time.perf_counter() - (start or 0.0)
+            end = jvm_seconds(proc.pid)
+        finally:
+            proc.kill()  # the puzzle it is drawing now may take long; "q" waits for it
+            proc.wait()
+    if len(made) < count:
+        raise SystemExit(f"HoDoKu ({' '.join(command)}) stopped after {len(made)} puzzles")
+    return made, wall, None if cpu is None or end is None else end - cpu
+
+
+def hodoku_levels(jar: Path, lines: list[str]) -> list[str]:
+    """HoDoKu's level of each puzzle, from one ``/bs FILE /o stdout`` run."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "in.txt").write_text("\n".join(lines) + "\n")
+        out = subprocess.run(["java", f"-Djava.io.tmpdir={folder}", "-jar", str(jar.resolve()), "/bs", "in.txt", "/o", "stdout"],
+                             cwd=folder, capture_output=True, text=True, check=True).stdout  # fmt: skip
+    levels = [hit[3].lower() for hit in map(HODOKU_RATED.match, out.splitlines()) if hit]
+    if len(levels) != len(lines):
+        raise SystemExit(f"HoDoKu's /bs gave {len(levels)} results for {len(lines)} puzzles")
+    return levels
+
+
+def section_jar(args) -> None:
+    """HoDoKu 2.2.0's own generator (``--hodoku-jar``) against ``sudokit.generate`` at each level."""
+    if args.hodoku_jar is None:
+        return
+    import sudokit
+
+    print(f"\n## by level beside HoDoKu's own generator (java -jar {args.hodoku_jar.name} /s /sl LEVEL /o stdout), "
+          f"{args.jar_count} puzzles a level, after {args.jar_warm} to warm the JVM\n")  # fmt: skip
+    if hasattr(os, "sched_getaffinity"):
+        print(f"this process and the JVMs run on CPU(s) {sorted(os.sched_getaffinity(0))}")
+    print(f"{'level':8} {'n':>5} {'HoDoKu ms':>10} {'(wall)':>8} {'sudokit ms':>11} {'HoDoKu/sudokit':>15}"
+          f" {'sudokit.rate agrees':>20}")  # fmt: skip
+    ours_all: dict[str, list[str]] = {}
+    for level in LEVELS:
+        sudokit.generate(1, level=level, workers=1, seed=args.seed + 99)  # the level's kernels loaded before the clock
+        start = time.process_time()
+        ours = [board.to_line() for board in sudokit.generate(args.jar_count, level=level, workers=1, seed=args.seed)]
+        ours_ms = 1e3 * (time.process_time() - start) / len(ours)
+        theirs, wall, cpu = hodoku_generate(args.hodoku_jar, level, args.jar_warm, args.jar_count)
+        theirs_ms = 1e3 * (cpu if cpu is not None else wall) / len(theirs)
+        agree = sum(sudokit.rate(line).level.value == level for line in theirs)
+        ours_all[level] = ours
+        print(f"{level:8} {len(theirs):5} {theirs_ms:10.2f} {1e3 * wall / len(theirs):8.2f} {ours_ms:11.2f} "
+              f"{theirs_ms / ours_ms:14.1f}x {agree:12}/{len(theirs):<7}", flush=True)  # fmt: skip
+    judged = hodoku_levels(args.hodoku_jar, [line for level in LEVELS for line in ours_all[level]])
+    print("\nHoDoKu's /bs on sudokit's puzzles (at the level asked / made):", end="")
+    k = 0
+    for level in LEVELS:
+        n = len(ours_all[level])
+        print(f" {level} {sum(j == level for j in judged[k:k + n])}/{n}", end="")
+        k += n
+    print(flush=True)
+
+
 SECTIONS = {"minimal": section_minimal, "levels": section_levels, "rated": section_rated, "big": section_big,
-            "canonical": section_canonical, "dask": section_dask}
+            "canonical": section_canonical, "dask": section_dask, "jar": section_jar}
 
 
 def main() -> int:
@@ -307,6 +428,10 @@ def main() -> int:
     parser.add_argument("--canon", type=int, default=20000, help="Royle puzzles in section 5")
     parser.add_argument("--minlex", type=Path, help="swb01's minlex executable, run beside section 5 on the same boards")
     parser.add_argument("--dask-count", type=int, default=2000, help="puzzles made on the Dask cluster (section 6)")
+    parser.add_argument("--hodoku-jar", type=Path, help="a HoDoKu jar (built outside the project): its generator "
+                        "beside sudokit's at each level (section 7)")
+    parser.add_argument("--jar-count", type=int, default=200, help="--hodoku-jar: puzzles a level, each generator")
+    parser.add_argument("--jar-warm", type=int, default=50, help="--hodoku-jar: puzzles HoDoKu makes before its clock")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--skip", default="", help="comma-separated sections to skip: " + ",".join(SECTIONS))
     args = parser.parse_args()
