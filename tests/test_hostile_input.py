@@ -268,6 +268,15 @@ def test_a_board_in_json_keeps_its_boxes():
     assert again == board and again.shape == Shape(3, 2)
 
 
+@pytest.mark.parametrize("more", [[], ["--shape", "1x4"]])
+def test_boxes_one_cell_wide_read_back_from_json(more):
+    # generate --shape 1x4 --to json wrote no boxes, and read back as 2x2 boxes (0 solutions)
+    # or, under --shape 1x4, as "a 4x4 board has no boxes"
+    made = run(["generate", "--shape", "1x4", "-n", "2", "--seed", "7", "--to", "json"])
+    assert made.exit_code == 0 and made.stdout.count('"boxes": "1x4"') == 2
+    assert run(["count", "--limit", "2", *more], stdin=made.stdout).stdout == "1\n1\n"
+
+
 @pytest.mark.parametrize("text, size", [("2x3", 6), ("3x2", 6), ("4x4", 4), ("9x9", 9), ("16x16", 16), ("9", 9), ("6", 6)])
 def test_shape_has_one_meaning_in_every_command(text, size):
     assert Shape.parse(text).size == size

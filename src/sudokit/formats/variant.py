@@ -171,7 +171,8 @@ def _json_geometry(record: dict[str, Any], shape: Shape, where: _Where) -> Geome
     if regions is None and not boxes:
         raise where.error("boxes", "'boxes' is false but there are no 'regions' to replace them")
     if regions is None:
-        if shape.box_height == 1 or shape.box_width == 1:
+        named = isinstance(record.get("boxes"), str)  # "1x4": rows for boxes, asked for by name
+        if (shape.box_height == 1 or shape.box_width == 1) and not named:
             raise where.error("givens", f"a {n}x{n} board has no boxes: give its 'regions'")
         geometry = shape.geometry
     elif isinstance(regions, str):
@@ -458,8 +459,8 @@ def format_json(board: BoardLike) -> str:
     n = board.shape.size
     record: dict[str, Any] = {"givens": line_format.format(board), "size": n}
     shape = board.shape
-    if shape != Shape.for_size_or_none(n) and shape.box_height > 1 and shape.box_width > 1:
-        record["boxes"] = f"{shape.box_height}x{shape.box_width}"  # not the size's usual boxes
+    if shape != Shape.for_size_or_none(n) and Shape.for_size_or_none(n) is not None:
+        record["boxes"] = f"{shape.box_height}x{shape.box_width}"  # not the size's usual boxes (1x4 too)
     geometry = board.geometry
     if geometry is not None:
         kinds = geometry.kinds
