@@ -195,7 +195,7 @@ def test_a_command_imports_its_own_module_only(tmp_path):
     imported when called (a tenth of a second of a 0.3 s warm call)."""
     puzzle = tmp_path / "p.txt"
     puzzle.write_text(SEED_000 + "\n")
-    others = ("sudokit.batch", "sudokit.cli.machine", "sudokit.cli.setters", "sudokit.setters", "dask")
+    others = ("sudokit.batch", "sudokit.cli.machine", "sudokit.cli.batch", "sudokit.cli.setters", "sudokit.setters", "dask")
     code = (
         "import atexit, sys\nfrom sudokit.cli import main\n"
         f"atexit.register(lambda: print([name for name in {others!r} if name in sys.modules]))\n"

@@ -1,6 +1,6 @@
 """What every ``sudokit`` command shares: the group, input options, reading records,
 messages on stderr, Ctrl-C, and ``main``. The commands themselves live in ``machine``
-(solve, count, maximize, minimize, batch), ``people`` (rate, explain, hint, generate,
+(solve, count, maximize, minimize), ``batch``, ``people`` (rate, explain, hint, generate,
 canon, shuffle, serve), ``setters`` and ``warmup``, each imported when one of its commands
 is called (``COMMAND_MODULES``).
 
@@ -153,7 +153,8 @@ def no_solution(source: str, record: Record, conflicts) -> str:
 #: the module of this package that defines each command: a call imports only its own
 #: command's (``sudokit hint`` loads no batch, Dask or setters' code: 0.1 s of a 0.34 s call)
 COMMAND_MODULES = {
-    **dict.fromkeys(("solve", "count", "maximize", "minimize", "batch"), "machine"),
+    **dict.fromkeys(("solve", "count", "maximize", "minimize"), "machine"),
+    "batch": "batch",
     **dict.fromkeys(("rate", "explain", "hint", "generate", "canon", "shuffle", "serve"), "people"),
     **dict.fromkeys(("diagnose", "make-unique", "reduce", "estimate", "print"), "setters"),
     "warmup": "warmup",
