@@ -459,7 +459,8 @@ def format_json(board: BoardLike) -> str:
     n = board.shape.size
     record: dict[str, Any] = {"givens": line_format.format(board), "size": n}
     shape = board.shape
-    if shape != Shape.for_size_or_none(n) and Shape.for_size_or_none(n) is not None:
+    usual = Shape.for_size_or_none(n)
+    if usual is not None and shape != usual:
         record["boxes"] = f"{shape.box_height}x{shape.box_width}"  # not the size's usual boxes (1x4 too)
     geometry = board.geometry
     if geometry is not None:

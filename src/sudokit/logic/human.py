@@ -10,6 +10,7 @@ hands them the solution (``solution=``). The scales are objects of ``scales.py``
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -304,16 +305,19 @@ def rate(
     return _with_se(rating, board, budget) if rating_scale.se else rating
 
 
-def _order_up_to(level: Level) -> tuple[np.ndarray, np.ndarray]:
+@functools.cache
+def _order_up_to(level: Level) -> tuple[np.ndarray, np.ndarray] | None:
     """The solving order cut to the techniques of ``level`` or easier, and those of them that
     come after a harder one in the full order (hard's Simple and Multi Colors, after an unfair
-    fish; none for the other levels)."""
-    kept = [technique for technique in SOLVING_ORDER if technique.level.rank <= level.rank]
+    fish; none for the other levels); None where no technique is harder than ``level``."""
     head = 0
     while head < len(SOLVING_ORDER) and SOLVING_ORDER[head].level.rank <= level.rank:
         head += 1
+    if head == len(SOLVING_ORDER):
+        return None
+    kept = [technique.id for technique in SOLVING_ORDER if technique.level.rank <= level.rank]
     late = [technique.id for technique in SOLVING_ORDER[head:] if technique.level.rank <= level.rank]
-    return np.array([technique.id for technique in kept], dtype=np.int64), np.array(late, dtype=np.int64)
+    return np.array(kept, dtype=np.int64), np.array(late, dtype=np.int64)
 
 
 def rate_solved(
@@ -333,14 +337,16 @@ def rate_solved(
     if not len(puzzles):
         return []
     start = time.perf_counter()
-    if up_to is None or all(technique.level.rank <= up_to.rank for technique in SOLVING_ORDER):
+    cut = None if up_to is None else _order_up_to(up_to)
+    if cut is None:
         counts, taken = _rate_boards(puzzles, solutions, shape)
         harder = np.zeros(len(puzzles), dtype=np.bool_)
     else:
-        order, late = _order_up_to(up_to)
+        order, late = cut
         counts, taken = _rate_boards(puzzles, solutions, shape, order)
-        again = np.flatnonzero(counts[:, late].any(axis=1))
-        harder = (counts[:, BRUTE_FORCE.id] > 0) & ~counts[:, late].any(axis=1)
+        went_late = counts[:, late].any(axis=1)
+        harder = (counts[:, BRUTE_FORCE.id] > 0) & ~went_late
+        again = np.flatnonzero(went_late)
         if len(again):
             counts[again], taken[again] = _rate_boards(puzzles[again], solutions[again], shape)
     elapsed = (time.perf_counter() - start) / len(puzzles)
