@@ -154,3 +154,83 @@ def test_compiling_leaves_the_callers_streams_alone():
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING"}
     done = subprocess.run([sys.executable, "-c", COLOURS_OFF], capture_output=True, text=True, env=env, timeout=120, check=False)
     assert done.stdout.strip() == "NOPColorScheme", done.stdout + done.stderr
+
+
+#: a family whose "compile" takes SLOW seconds and leaves a file behind, as numba leaves its cache
+SLOW_FAMILY = """
+import os, pathlib, time
+from sudokit import warming
+
+DONE = pathlib.Path(os.environ["SLOW_FAMILY_DONE"])
+
+
+def warm():
+    time.sleep(float(os.environ["SLOW_FAMILY_SECONDS"]))
+    DONE.write_text(str(os.getpid()))
+
+
+warming.register("test.slow", "a slow kernel", lambda: not DONE.exists(), warm, __name__)
+"""
+
+ENDS_EARLY = """
+import os, time
+import slow_family
+from sudokit import warming
+print(warming.ready("test.slow", time.perf_counter() + 0.05), os.getpid(), flush=True)
+"""
+
+
+def _slow_family(tmp_path, seconds):
+    import os
+    import sys
+
+    (tmp_path / "slow_family.py").write_text(SLOW_FAMILY)
+    done = tmp_path / "done"
+    env = {**os.environ, "SLOW_FAMILY_DONE": str(done), "SLOW_FAMILY_SECONDS": str(seconds),
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    env.pop("SUDOKIT_BACKGROUND_COMPILE", None)
+    return done, env
+
+
+def test_a_compile_that_outlives_its_process_finishes_in_the_background(tmp_path):
+    """A daemon thread dies with its process: a run whose time limit is shorter than a compile
+    lost the compile, and the next run paid it again, every time. Now a process that ends
+    while a family compiles hands it to a detached process that finishes it into the cache."""
+    import subprocess
+    import sys
+
+    done, env = _slow_family(tmp_path, 2)
+    run = subprocess.run([sys.executable, "-c", ENDS_EARLY], capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert run.returncode == 0, run.stderr
+    ready, pid = run.stdout.split()
+    assert ready == "False" and not done.exists()  # the run kept its deadline and did not wait
+    for _ in range(600):
+        if done.exists():
+            break
+        time.sleep(0.1)
+    assert done.exists(), "the compile was lost with its process"
+    assert done.read_text() != pid  # finished by another process
+
+    done.unlink()
+    env["SUDOKIT_BACKGROUND_COMPILE"] = "0"  # the way back: the compile ends with its process
+    run = subprocess.run([sys.executable, "-c", ENDS_EARLY], capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert run.stdout.startswith("False")
+    time.sleep(3)
+    assert not done.exists()
+
+
+def test_one_process_at_a_time_finishes_a_family(tmp_path, monkeypatch):
+    import fcntl
+    import sys
+
+    done, env = _slow_family(tmp_path, 0)
+    monkeypatch.setenv("SLOW_FAMILY_DONE", env["SLOW_FAMILY_DONE"])
+    monkeypatch.setenv("SLOW_FAMILY_SECONDS", "0")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(warming._families, "test.slow", raising=False)
+    monkeypatch.delitem(sys.modules, "slow_family", raising=False)
+    with open(warming._lock_path("test.slow"), "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # another process is at it
+        assert not warming.finish("test.slow", "slow_family") and not done.exists()
+    assert warming.finish("test.slow", "slow_family") and done.exists()
+    assert not warming.finish("test.slow", "slow_family")  # cached: nothing to do

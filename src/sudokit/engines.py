@@ -672,7 +672,8 @@ _FIRST_SEARCHES = {
         _empty(4), np.ones(16, dtype=np.int64)).run(Limits(UNLIMITED, node_limit=10_000))),
 }
 for _name, (_what, _warm) in _FIRST_SEARCHES.items():
-    warming.register(_name, _what, functools.partial(lambda name: compiles_on_first_call(_kernel(name).search), _name), _warm)
+    warming.register(_name, _what, functools.partial(lambda name: compiles_on_first_call(_kernel(name).search), _name), _warm,
+                     __name__)
 
 
 def warm_up() -> list[str]:

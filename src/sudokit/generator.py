@@ -640,4 +640,4 @@ def _warm() -> None:
 
 # a first carve compiles these for seconds: a time limit waits for that only until it runs out
 warming.register("search.generate", "the generation kernels",
-                 lambda: engines.compiles_on_first_call(engines.generation_kernel(Shape(2, 2))[0].carve), _warm)
+                 lambda: engines.compiles_on_first_call(engines.generation_kernel(Shape(2, 2))[0].carve), _warm, __name__)

@@ -391,9 +391,10 @@ _EASY = "00302060090030500100180640000810290070000000800670820000260950080020300
 # SE's kernels compile in a minute or two, the nested chains in minutes more, where no cache
 # holds them: on a thread of their own, so that a rating with a time limit keeps it
 warming.register("se", "the Sudoku Explainer kernels",
-                 lambda: engines.compiles_on_first_call(engines.se_kernels().rate.rate), warm)
+                 lambda: engines.compiles_on_first_call(engines.se_kernels().rate.rate), warm, __name__)
 warming.register("se.nested", "Sudoku Explainer's nested forcing chains",
-                 lambda: engines.compiles_on_first_call(engines.se_nested_kernel().nested_step), warm_nested)
+                 lambda: engines.compiles_on_first_call(engines.se_nested_kernel().nested_step), warm_nested,
+                 __name__)
 
 
 def kernels() -> SimpleNamespace:
