@@ -48,6 +48,11 @@ KERNEL_ROOMS: list[tuple[str, ...]] = [
 
 #: imports inside functions, and why they are there
 LATE_IMPORTS = {
+    ("sudokit.warming", "subprocess"): "start-up cost: 4 ms of every command, used at exit only",
+    ("sudokit.warming", "hashlib"): "start-up cost: 6 ms, used in the detached compile only",
+    ("sudokit.warming", "tempfile"): "start-up cost: 6 ms, used in the detached compile only",
+    ("sudokit.warming", "importlib"): "used in the detached compile only",
+    ("sudokit.warming", "fcntl"): "POSIX only, used in the detached compile only",
     ("sudokit.batch.cluster", "dask.distributed"): "optional extra (sudokit[dask])",
     ("sudokit.batch.encoders", "pyarrow"): "optional extra (sudokit[parquet])",
     ("sudokit.batch.run", "pyarrow"): "optional extra: a pyarrow column brings it",

@@ -21,19 +21,12 @@ would compile now, and how to compile it (a small run with no deadline). Callers
 from __future__ import annotations
 
 import atexit
-import hashlib
-import importlib
 import os
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-
-if sys.platform != "win32":
-    import fcntl
 
 
 @dataclass
@@ -137,8 +130,10 @@ def _hand_over_at_exit() -> None:
 def _hand_over() -> None:
     """At exit: each family still compiling goes on in a detached process (see the module's
     docstring). Python runs this before it stops the daemon threads."""
-    if os.environ.get(BACKGROUND, "1") == "0":
+    if os.environ.get(BACKGROUND, "1") == "0" or not sys.executable:  # (an embedded interpreter)
         return
+    import subprocess  # (at exit only: every warm command would pay its import otherwise)
+
     for family in list(_families.values()):
         if family.thread is None or family.done.is_set() or not family.module:
             continue
@@ -158,6 +153,9 @@ def _hand_over() -> None:
 
 def _lock_path(name: str) -> str:
     """One lock file a family and compile cache (a user may keep several caches)."""
+    import hashlib  # (in the detached process only, as the imports below)
+    import tempfile
+
     cache = os.environ.get("NUMBA_CACHE_DIR", "")
     key = hashlib.sha1(f"{name}\0{cache}\0{sys.prefix}".encode()).hexdigest()[:16]
     return os.path.join(tempfile.gettempdir(), f"sudokit-compile-{key}.lock")
@@ -166,8 +164,12 @@ def _lock_path(name: str) -> str:
 def finish(name: str, module: str) -> bool:
     """Compile family ``name`` (registered by ``module``) into the cache unless another process
     is at it or it is cached already; whether this call compiled it."""
+    import importlib
+
     with open(_lock_path(name), "a") as lock:
         if sys.platform != "win32":  # elsewhere no lock: both compile, numba's cache writes are atomic
+            import fcntl
+
             try:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:  # another process compiles it
@@ -181,5 +183,7 @@ def finish(name: str, module: str) -> bool:
 
 
 if __name__ == "__main__":  # the detached process of ``_hand_over``
+    import importlib
+
     # the module the families register with, not this ``__main__``
     importlib.import_module("sudokit.warming").finish(sys.argv[1], sys.argv[2])
