@@ -201,8 +201,8 @@ def test_ahead_and_jit_logic_kernels_rate_alike():
             step = core.new_step(shape.cells, shape.size, len(shape.houses))
             counts = np.zeros((len(boards), ids.KINDS), dtype=np.int64)
             taken = np.zeros(len(boards), dtype=np.int64)
-            kernels.rate_many(puzzles, solutions, geometry(shape), ORDER, shape.cells * (shape.size + 1),
-                              state, step, counts, taken)
+            kernels.rate_many(puzzles, solutions, geometry(shape), ORDER, state, step, counts, taken,
+                              np.array([shape.cells * (shape.size + 1), 0, 0, 0], dtype=np.int64))
             answers.append((counts.tolist(), taken.tolist()))
         assert answers[0] == answers[1]
         assert min(answers[0][1]) > 0
@@ -253,7 +253,8 @@ def test_ahead_kernels_release_the_gil():
         counts = np.zeros((len(boards), ids.KINDS), dtype=np.int64)
         taken = np.zeros(len(boards), dtype=np.int64)
         for _ in range(5):
-            solver.rate_many(puzzles, solutions, geometry(shape), ORDER, 810, state, step, counts, taken)
+            solver.rate_many(puzzles, solutions, geometry(shape), ORDER, state, step, counts, taken,
+                             np.array([810, 0, 0, 0], dtype=np.int64))
 
     thread = threading.Thread(target=rate)
     started = time.perf_counter()

@@ -94,6 +94,50 @@ def test_ratings_agree_with_hodoku_on_every_sampled_puzzle():
     assert not misses, "\n".join(misses)
 
 
+def test_a_rating_in_slices_is_the_rating_in_one_call(monkeypatch):
+    """Under a deadline the kernel takes a few steps a call and the next call resumes where it
+    stopped; at one step a call, every count is the one of an uncut rating."""
+    import time
+
+    import numpy as np
+
+    from sudokit.logic import human
+
+    rows = hodoku_ratings()
+    boards = [sudokit.Board.parse(puzzle) for puzzle, *_ in rows]
+    puzzles = np.stack([board.cells for board in boards])
+    solutions = np.stack([sudokit.solve(board).board.cells for board in boards])
+    whole, whole_taken, done = human._rate_boards(puzzles, solutions, boards[0].shape)
+    assert done == len(rows)
+    monkeypatch.setattr(human, "SLICE_WORK", 1)
+    sliced, sliced_taken, done = human._rate_boards(puzzles, solutions, boards[0].shape, deadline=time.perf_counter() + 600)
+    assert done == len(rows)
+    assert (sliced == whole).all() and (sliced_taken == whole_taken).all()
+
+
+def test_a_rating_on_hodokus_scale_keeps_its_time_limit():
+    """HoDoKu's scale had no budget: a 16x16 rating with a time limit of 0.2 s took 2 s (the
+    fuzzer's 'generate --shape 16x16 --score ... --time-limit 0.5' took 3.4 s, rating its draw)."""
+    import time
+
+    import numpy as np
+
+    from sudokit.logic.human import rate_solved
+
+    # POJ 3076's sample (tests/data/SOURCES.md), extreme on HoDoKu's scale: about a second
+    board = sudokit.Board.parse("".join(sample_lines("poj3076_sample.in")[:16]).replace("-", "."))
+    solution = sudokit.solve(board).board
+    rating = sudokit.rate(board, solution=solution, time_limit=0.05)
+    assert rating.status is SolveStatus.UNKNOWN and rating.level is None and rating.score is None
+    started = time.perf_counter()
+    cut = rate_solved(board.cells[None, :], solution.cells[None, :], board.shape, deadline=started + 0.05)
+    assert cut[0] is not None and cut[0].status is SolveStatus.UNKNOWN
+    assert time.perf_counter() - started < 2  # a step of a 16x16 rating takes milliseconds
+    full = sudokit.rate(board, solution=solution)
+    assert full.status is SolveStatus.SOLVED and full.level is not None  # no limit: rated in full
+    assert rate_solved(board.cells[None, :], solution.cells[None, :], board.shape)[0].score == full.score
+
+
 def test_step_texts_use_the_players_notation():
     steps = sudokit.explain(UNFAIR).steps
     texts = [step.text for step in steps]

@@ -448,12 +448,15 @@ def _round(
     rated: list[tuple[str, int | None]] = []
     if request.rated and kept:
         hardest = None if request.levels is None else max(request.levels, key=lambda level: level.rank)
-        ratings = rate_solved(np.stack([p for p, _ in kept]), np.stack([s for _, s in kept]), shape, up_to=hardest)
+        ratings = rate_solved(np.stack([p for p, _ in kept]), np.stack([s for _, s in kept]), shape, up_to=hardest,
+                              deadline=deadline)
         chosen = []
         for (puzzle, _), rating in zip(kept, ratings):
             if rating is None:  # needs a technique harder than any level asked for: not rated in full
                 assert hardest is not None
                 rated.append((f"above {hardest.value}", None))
+                continue
+            if rating.status is SolveStatus.UNKNOWN:  # the time limit came while it was rated
                 continue
             assert rating.level is not None and rating.score is not None
             rated.append((rating.level.value, rating.score))

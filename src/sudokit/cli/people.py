@@ -47,7 +47,7 @@ def _unratable(status: str, source: str, record: Record, tally: Tally, out: IO[s
     """A puzzle with no solution or several, or one whose proof of uniqueness a budget cut:
     marked on stdout, said on stderr, as ``solve --unique`` does."""
     tally.add(status)
-    why = ("the proof that it has one solution ran out of budget (--time-limit, --node-limit)"
+    why = ("the proof that it has one solution, or the rating, ran out of budget (--time-limit, --node-limit)"
            if status == SolveStatus.UNKNOWN.value else "hints and ratings need exactly one solution")
     warn(f"{where(source, record)}: {MARKERS[status]}: {why}")
     out.write(marker("line", status))

@@ -206,26 +206,34 @@ def _scratch(shape: Shape) -> tuple[Any, Any]:
     return found
 
 
+#: steps between two looks at the clock under a deadline, work of about a cell each (a step
+#: on a 16x16 board takes about 10 ms: a rating with a time limit stops within about 0.15 s)
+SLICE_WORK = 4096
+
+
 def _rate_boards(
-    puzzles: np.ndarray, solutions: np.ndarray, shape: Shape, order: np.ndarray = ORDER
-) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's per-technique step counts and step totals for rows of givens."""
+    puzzles: np.ndarray, solutions: np.ndarray, shape: Shape, order: np.ndarray = ORDER,
+    deadline: float | None = None,
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """The kernel's per-technique step counts and step totals for rows of givens, and how many
+    rows were rated in full: all of them, or under a ``deadline`` (a ``time.perf_counter()``
+    reading) those before the one the deadline came in."""
     kernels = engines.logic_kernels()
     state, step = _scratch(shape)
     counts = np.zeros((len(puzzles), technique_ids.KINDS), dtype=np.int64)
     taken = np.zeros(len(puzzles), dtype=np.int64)
-    kernels.solver.rate_many(
-        np.ascontiguousarray(puzzles, dtype=np.int32),
-        np.ascontiguousarray(solutions, dtype=np.int32),
-        geometry(shape),
-        order,
-        int(shape.cells * shape.size + shape.cells),
-        state,
-        step,
-        counts,
-        taken,
-    )
-    return counts, taken
+    puzzles = np.ascontiguousarray(puzzles, dtype=np.int32)
+    solutions = np.ascontiguousarray(solutions, dtype=np.int32)
+    solver = kernels.solver
+    ctl = np.zeros(solver.RC_SLOTS, dtype=np.int64)
+    ctl[solver.RC_MAX_STEPS] = shape.cells * shape.size + shape.cells
+    ctl[solver.RC_SLICE] = 0 if deadline is None else max(1, SLICE_WORK // shape.cells)
+    while True:
+        row = int(solver.rate_many(puzzles, solutions, geometry(shape), order, state, step, counts, taken, ctl))
+        if row >= len(puzzles) or (deadline is not None and time.perf_counter() >= deadline):
+            return counts, taken, row
+        ctl[solver.RC_FIRST] = row
+        ctl[solver.RC_RESUME] = 1
 
 
 def _rating(puzzle: Board, counts: np.ndarray, steps: int, elapsed: float) -> Rating:
@@ -298,7 +306,10 @@ def rate(
     budget = rating_scale.budget(_less_time(limits, time.perf_counter() - start))
     assert found is not None
     if rating_scale.hodoku:
-        counts, taken = _rate_boards(board.cells[None, :], found.cells[None, :], board.shape)
+        deadline = None if limits.time_limit is None else start + limits.time_limit
+        counts, taken, done = _rate_boards(board.cells[None, :], found.cells[None, :], board.shape, deadline=deadline)
+        if not done:  # the time limit came first: HoDoKu's scale is not known, nor SE's
+            return Rating(SolveStatus.UNKNOWN, board, None, None, elapsed=time.perf_counter() - start)
         rating = _rating(board, counts[0], int(taken[0]), time.perf_counter() - start)
     else:
         rating = Rating(SolveStatus.SOLVED, board, None, None, elapsed=time.perf_counter() - start)
@@ -321,7 +332,8 @@ def _order_up_to(level: Level) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def rate_solved(
-    puzzles: np.ndarray, solutions: np.ndarray, shape: Shape, up_to: Level | None = None
+    puzzles: np.ndarray, solutions: np.ndarray, shape: Shape, up_to: Level | None = None,
+    deadline: float | None = None,
 ) -> list[Rating | None]:
     """:func:`rate` for rows of givens whose one solution is already known (``solutions``,
     the same shape of array): no uniqueness search, one compiled call. For callers that
@@ -333,30 +345,39 @@ def rate_solved(
     technique in the order that applies, so a path of techniques that all come before the
     first harder one is the path in full, and where no technique of the level applies, a
     harder one is needed. A path that used a technique after a harder one (see
-    ``_order_up_to``) is rated again in full."""
+    ``_order_up_to``) is rated again in full.
+
+    ``deadline`` (a ``time.perf_counter()`` reading): the puzzles not rated when it comes get
+    a rating whose status is unknown."""
     if not len(puzzles):
         return []
     start = time.perf_counter()
     cut = None if up_to is None else _order_up_to(up_to)
+    finished = np.zeros(len(puzzles), dtype=np.bool_)
     if cut is None:
-        counts, taken = _rate_boards(puzzles, solutions, shape)
+        counts, taken, done = _rate_boards(puzzles, solutions, shape, deadline=deadline)
+        finished[:done] = True
         harder = np.zeros(len(puzzles), dtype=np.bool_)
     else:
         order, late = cut
-        counts, taken = _rate_boards(puzzles, solutions, shape, order)
-        went_late = counts[:, late].any(axis=1)
-        harder = (counts[:, BRUTE_FORCE.id] > 0) & ~went_late
+        counts, taken, done = _rate_boards(puzzles, solutions, shape, order, deadline)
+        finished[:done] = True
+        went_late = counts[:, late].any(axis=1) & finished
+        harder = (counts[:, BRUTE_FORCE.id] > 0) & ~went_late & finished
         again = np.flatnonzero(went_late)
         if len(again):
-            counts[again], taken[again] = _rate_boards(puzzles[again], solutions[again], shape)
+            counts[again], taken[again], done = _rate_boards(puzzles[again], solutions[again], shape, deadline=deadline)
+            finished[again[done:]] = False
     elapsed = (time.perf_counter() - start) / len(puzzles)
     symbols = Board.empty(shape).symbols
-    return [
-        None
-        if harder[k]
-        else _rating(Board._trusted(np.array(row, dtype=np.uint8), shape, symbols), counts[k], int(taken[k]), elapsed)
-        for k, row in enumerate(puzzles)
-    ]
+    ratings: list[Rating | None] = []
+    for k, row in enumerate(puzzles):
+        board = Board._trusted(np.array(row, dtype=np.uint8), shape, symbols)
+        if not finished[k]:
+            ratings.append(Rating(SolveStatus.UNKNOWN, board, None, None, elapsed=elapsed))
+        else:
+            ratings.append(None if harder[k] else _rating(board, counts[k], int(taken[k]), elapsed))
+    return ratings
 
 
 def rate_batch(
@@ -393,25 +414,37 @@ def rate_batch(
     # what is left of each puzzle's time for SE: the batch's proof, shared out
     budget = rating_scale.budget(_less_time(limits, (time.perf_counter() - start) / len(boards)))
     ratable = np.flatnonzero(unique.unique)
+    rated = np.ones(len(boards), dtype=np.bool_)  # not cut short by the time limit
     counts = np.zeros((len(boards), 0), dtype=np.int64)
     taken = np.zeros(len(boards), dtype=np.int64)
     threads = workers or engines.cpus()
     if len(ratable) and rating_scale.hodoku:
         chunks = [ratable[i : i + chunk_size] for i in range(0, len(ratable), chunk_size)]
 
-        def run(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            c, t = _rate_boards(values[rows], unique.solutions[rows], shape)
-            return rows, c, t
+        # each puzzle's time for its rating on HoDoKu's scale: what its proof left of it
+        left = _less_time(limits, (time.perf_counter() - start) / len(boards)).time_limit
+
+        def run(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+            if left is None:
+                c, t, _ = _rate_boards(values[rows], unique.solutions[rows], shape)
+                return rows, c, t, np.ones(len(rows), dtype=np.bool_)
+            parts = [_rate_boards(values[[r]], unique.solutions[[r]], shape, deadline=time.perf_counter() + left)
+                     for r in rows]
+            return (rows, np.concatenate([c for c, _, _ in parts]), np.concatenate([t for _, t, _ in parts]),
+                    np.array([done == 1 for _, _, done in parts], dtype=np.bool_))
 
         parts = thread_map(run, chunks, threads, "sudokit-rate")
         counts = np.zeros((len(boards), parts[0][1].shape[1]), dtype=np.int64)
-        for rows, c, t in parts:
+        for rows, c, t, finished in parts:
             counts[rows] = c
             taken[rows] = t
+            rated[rows] = finished
     elapsed = (time.perf_counter() - start) / len(boards)
     ratings = []
     for k, board in enumerate(boards):
-        if unique.unique[k]:
+        if unique.unique[k] and not rated[k]:  # the time limit came first
+            ratings.append(Rating(SolveStatus.UNKNOWN, board, None, None, elapsed=elapsed))
+        elif unique.unique[k]:
             if rating_scale.hodoku:
                 ratings.append(_rating(board, counts[k], int(taken[k]), elapsed))
             else:
@@ -423,9 +456,9 @@ def rate_batch(
         def run_se(k: int) -> Rating:
             return _with_se(ratings[k], boards[k], budget)
 
-        rows = ratable.tolist()
-        done = thread_map(run_se, rows, threads, "sudokit-se")
-        for k, rating in zip(rows, done):
+        se_rows = [k for k in ratable.tolist() if rated[k]]
+        done = thread_map(run_se, se_rows, threads, "sudokit-se")
+        for k, rating in zip(se_rows, done):
             ratings[k] = rating
     return ratings
 

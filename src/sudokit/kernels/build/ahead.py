@@ -101,8 +101,8 @@ EXPORTS: dict[str, dict[str, str]] = {
         "find": f"boolean({_STATE}, {_GEO}, {_STEP}, int64, int64)",
         "next_step": f"int64({_STATE}, {_GEO}, {_STEP}, int64[::1])",
         "rate_many": (
-            f"void(int32[:, ::1], int32[:, ::1], {_GEO}, int64[::1], int64, {_STATE}, {_STEP},"
-            " int64[:, ::1], int64[::1])"
+            f"int64(int32[:, ::1], int32[:, ::1], {_GEO}, int64[::1], {_STATE}, {_STEP},"
+            " int64[:, ::1], int64[::1], int64[::1])"
         ),
     },
     "search.general": {
@@ -187,7 +187,7 @@ CONSTANTS: dict[str, tuple[str, ...]] = {
     "search.hexa": ("CELLS", "LEVELS", "SLOTS", "DEFAULT_RULES", "DEFAULT_BRANCHING", "CELL", "WDEG", "LOCKED"),
     "search.givens": (),
     "hodoku.core": (),
-    "hodoku.solver": (),
+    "hodoku.solver": ("RC_MAX_STEPS", "RC_FIRST", "RC_RESUME", "RC_SLICE", "RC_SLOTS"),
     "search.general": ("OPTIONS_SIZE", "RULES", "BRANCH", "RESTART", "SEED", "LAZY", "VALUES", "BOX_HEIGHT",
                        "BOX_WIDTH", "LOCKED"),
     "search.general_batch": (),

@@ -178,27 +178,49 @@ def _brute_force(st, geo, solution):
             target -= 1
 
 
+#: ``rate_many``'s control slots
+RC_MAX_STEPS = 0  #: the steps a board may take at most
+RC_FIRST = 1  #: the row to start from
+RC_RESUME = 2  #: 1: that row's rating goes on from the state
+RC_SLICE = 3  #: the steps of this call at most, all rows together (0: no cap)
+RC_SLOTS = 4
+
+
 @kernel
-def rate_many(puzzles, solutions, geo, order, max_steps, state, step, counts, taken):
-    """Rate every row of ``puzzles`` (givens) as HoDoKu does: take steps of the techniques in
-    ``order``; where none applies, give the middle empty cell its value from ``solutions``
-    (HoDoKu's brute force, counted under ``BRUTE_FORCE``). ``counts[k, kind]`` the steps of
-    each technique, ``taken[k]`` the steps in all. ``state`` and ``step`` are scratch (the
-    arrays of ``core.new_state`` and ``new_step``); each board starts from an empty grid."""
+def rate_many(puzzles, solutions, geo, order, state, step, counts, taken, ctl):
+    """Rate the rows of ``puzzles`` (givens) from row ``ctl[RC_FIRST]`` on as HoDoKu does: take
+    steps of the techniques in ``order``; where none applies, give the middle empty cell its
+    value from ``solutions`` (HoDoKu's brute force, counted under ``BRUTE_FORCE``).
+    ``counts[k, kind]`` the steps of each technique, ``taken[k]`` the steps in all. ``state``
+    and ``step`` are scratch (the arrays of ``core.new_state`` and ``new_step``); each board
+    starts from an empty grid, but the first row where ``ctl[RC_RESUME]``: its rating goes on
+    from ``state``. At most ``ctl[RC_SLICE]`` steps in all (0: no cap), so that a caller with a
+    deadline looks at the clock between calls: returns the row it stopped in (its state kept),
+    or the number of rows once every one is rated."""
     st, geo, step = borrow_state(state), borrow_geo(geo), borrow_step(step)
     values, cand, free, qctl, fixed = st[ST_VALUES], st[ST_CAND], st[ST_FREE], st[ST_QCTL], st[ST_FIXED]
     n = geo[GEO_INFO][SIZE]
     full = full_mask(n)
-    for k in range(puzzles.shape[0]):
-        values[:] = 0
-        cand[:] = full
-        free[:, 0] = 0
-        free[:, 1:] = n
-        qctl[:] = 0
-        fixed[:] = 0
-        load(st, geo, puzzles[k], puzzles[k] != 0)
+    max_steps, first, slice_steps = ctl[RC_MAX_STEPS], ctl[RC_FIRST], ctl[RC_SLICE]
+    left = slice_steps
+    for k in range(first, puzzles.shape[0]):
         steps = 0
+        if ctl[RC_RESUME] and k == first:
+            steps = taken[k]
+        else:
+            values[:] = 0
+            cand[:] = full
+            free[:, 0] = 0
+            free[:, 1:] = n
+            qctl[:] = 0
+            fixed[:] = 0
+            load(st, geo, puzzles[k], puzzles[k] != 0)
         while steps < max_steps and unsolved(st) > 0:
+            if slice_steps > 0:
+                if left == 0:
+                    taken[k] = steps
+                    return k
+                left -= 1
             kind = next_step(st, geo, step, order)
             if kind == 0:
                 _brute_force(st, geo, solutions[k])
@@ -208,6 +230,7 @@ def rate_many(puzzles, solutions, geo, order, max_steps, state, step, counts, ta
             counts[k, kind] += 1
             steps += 1
         taken[k] = steps
+    return puzzles.shape[0]
 
 
-__all__ = ["KIND", "find", "next_step", "rate_many", "solve_logically"]
+__all__ = ["KIND", "RC_FIRST", "RC_MAX_STEPS", "RC_RESUME", "RC_SLICE", "RC_SLOTS", "find", "next_step", "rate_many", "solve_logically"]
