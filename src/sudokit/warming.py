@@ -73,7 +73,6 @@ class Family:
                     return True
                 self.thread = threading.Thread(target=self._compile, name=f"sudokit-compile-{self.name}", daemon=True)
                 self.thread.start()
-                _hand_over_at_exit()
         if self.done.wait(max(0.0, deadline - time.perf_counter())):
             return self._outcome()
         if not quiet:
@@ -117,30 +116,22 @@ def family(name: str) -> Family:
 
 #: set to 0 to let a compile end with its process (it is then paid again by the next run)
 BACKGROUND = "SUDOKIT_BACKGROUND_COMPILE"
-_hand_over_registered = False
 
 
-def _hand_over_at_exit() -> None:
-    global _hand_over_registered
-    if not _hand_over_registered:
-        _hand_over_registered = True
-        atexit.register(_hand_over)
-
-
+@atexit.register
 def _hand_over() -> None:
     """At exit: each family still compiling goes on in a detached process (see the module's
     docstring). Python runs this before it stops the daemon threads."""
-    if os.environ.get(BACKGROUND, "1") == "0" or not sys.executable:  # (an embedded interpreter)
+    compiling = [f for f in _families.values() if f.thread is not None and not f.done.is_set() and f.module]
+    if not compiling or os.environ.get(BACKGROUND, "1") == "0" or not sys.executable:  # (an embedded interpreter)
         return
     import subprocess  # (at exit only: every warm command would pay its import otherwise)
 
-    for family in list(_families.values()):
-        if family.thread is None or family.done.is_set() or not family.module:
-            continue
-        # the folder this sudokit was imported from goes first, as it may not be on the path
-        # a new interpreter starts with
-        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH", "")) if p)
+    # the folder this sudokit was imported from goes first, as it may not be on the path a new
+    # interpreter starts with
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH", "")) if p)
+    for family in compiling:
         try:
             subprocess.Popen(
                 [sys.executable, "-m", "sudokit.warming", family.name, family.module],

@@ -411,8 +411,9 @@ def rate_batch(
     start = time.perf_counter()
     values = np.stack([board.cells for board in boards])
     unique = solve_batch(values, limit=2, shape=shape, time_limit=time_limit, node_limit=node_limit)
-    # what is left of each puzzle's time for SE: the batch's proof, shared out
-    budget = rating_scale.budget(_less_time(limits, (time.perf_counter() - start) / len(boards)))
+    # what is left of each puzzle's time for its rating: the batch's proof, shared out
+    remaining = _less_time(limits, (time.perf_counter() - start) / len(boards))
+    budget = rating_scale.budget(remaining)
     ratable = np.flatnonzero(unique.unique)
     rated = np.ones(len(boards), dtype=np.bool_)  # not cut short by the time limit
     counts = np.zeros((len(boards), 0), dtype=np.int64)
@@ -420,9 +421,7 @@ def rate_batch(
     threads = workers or engines.cpus()
     if len(ratable) and rating_scale.hodoku:
         chunks = [ratable[i : i + chunk_size] for i in range(0, len(ratable), chunk_size)]
-
-        # each puzzle's time for its rating on HoDoKu's scale: what its proof left of it
-        left = _less_time(limits, (time.perf_counter() - start) / len(boards)).time_limit
+        left = remaining.time_limit
 
         def run(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
             if left is None:
