@@ -105,6 +105,20 @@ def test_a_rating_on_se_scale_keeps_its_time_limit_while_se_compiles(compiling, 
     assert "compiled for the first time" in capsys.readouterr().err + done.stderr
 
 
+def test_a_rating_on_hodokus_scale_keeps_its_time_limit_while_its_kernels_compile(compiling):
+    hold, release, calls = compiling
+    hold("hodoku")
+    began = time.perf_counter()
+    assert sudokit.rate(PUZZLE, time_limit=0.1).status is SolveStatus.UNKNOWN
+    batch = sudokit.rate_batch([PUZZLE, PUZZLE], time_limit=0.1, workers=1)
+    assert [rating.status for rating in batch] == [SolveStatus.UNKNOWN] * 2
+    assert time.perf_counter() - began < 3
+    assert calls == ["hodoku"]
+    assert sudokit.rate(PUZZLE).level is not None  # no time limit: no wait
+    release.set()
+    assert sudokit.rate(PUZZLE, time_limit=5).level is not None
+
+
 def test_generation_keeps_its_time_limit_while_its_kernels_compile(compiling):
     hold, _, _ = compiling
     hold("search.generate")

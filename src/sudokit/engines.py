@@ -57,10 +57,10 @@ def _kernel(name: str) -> Any:
     return module
 
 
-def _notify(dispatcher: Any, what: str, takes: str = "a few seconds") -> None:
+def _notify(*dispatchers: Any, what: str, takes: str = "a few seconds") -> None:
     """Say on stderr, once, that a first run compiles ``what`` (never one compiled ahead)."""
-    if hasattr(dispatcher, "py_func"):
-        _kernel("build.jit").notify_compile(dispatcher, what=what, takes=takes)
+    if any(hasattr(dispatcher, "py_func") for dispatcher in dispatchers):
+        _kernel("build.jit").notify_compile(*dispatchers, what=what, takes=takes)
 
 
 def compiles_on_first_call(dispatcher: Any) -> bool:
@@ -263,7 +263,7 @@ class GeneralSearch(Search):
         from zero loses nothing; nodes and guesses keep adding up."""
         learn = _kernel("search.learn")
 
-        _notify(learn.search, "the learning kernel")
+        _notify(learn.search, what="the learning kernel")
         # the kernel's own filters cut the heavy tail of small variants (pencil marks, empty
         # jigsaws) and cost more than they save from 16x16 on (benchmarks/README.md)
         small = self.board.size < 16 and not self.board.plain
@@ -461,18 +461,18 @@ def search_for(board: Board) -> Search:
     """A fresh search of ``board`` on the kernel its shape and rules get."""
     special = kernel_for(board)
     if special == "classic":
-        _notify(_kernel("search.classic").search, "the 9x9 search kernel")
+        _notify(_kernel("search.classic").search, what="the 9x9 search kernel")
         return ClassicSearch(board)
     if special == "hexa":
-        _notify(_kernel("search.hexa").search, "the 16x16 search kernel")
+        _notify(_kernel("search.hexa").search, what="the 16x16 search kernel")
         return HexaSearch(board)
-    _notify(_kernel("search.general").search, "the search kernel")
+    _notify(_kernel("search.general").search, what="the search kernel")
     return GeneralSearch(board)
 
 
 def optimize_search(board: Board, weights: np.ndarray, sweeps: int | None = None) -> OptimizeSearch:
     """A fresh branch and bound search of ``board`` maximising ``weights`` (flat, int64)."""
-    _notify(_kernel("search.optimize").search, "the optimisation kernel")
+    _notify(_kernel("search.optimize").search, what="the optimisation kernel")
     return OptimizeSearch(board, weights, sweeps)
 
 
@@ -551,11 +551,11 @@ def solve_arrays(
     special = shape_kernel(shape) if template is None else None
     if special == "classic":
         classic = _kernel("search.classic")
-        _notify(classic.solve_many, "the 9x9 batch kernel")
+        _notify(classic.solve_many, what="the 9x9 batch kernel")
         classic.solve_many(values, limit, node_limit, solutions, counts, nodes, guesses, exhausted)
     elif special == "hexa":
         hexa = _kernel("search.hexa")
-        _notify(hexa.solve_many, "the 16x16 batch kernel")
+        _notify(hexa.solve_many, what="the 16x16 batch kernel")
         hexa.solve_many(
             values, hexa.DEFAULT_RULES, hexa.DEFAULT_BRANCHING, limit, node_limit,
             solutions, counts, nodes, guesses, exhausted,
@@ -566,7 +566,7 @@ def solve_arrays(
             geometry, variant = shape.geometry, plain_variant(shape.cells, shape.size)
         else:
             geometry, variant = variant_of(template)
-        _notify(general_batch.solve_many, "the general batch kernel")
+        _notify(general_batch.solve_many, what="the general batch kernel")
         general_batch.solve_many(
             values, (geometry.houses, geometry.cell_houses, np.uint64((1 << shape.size) - 1)), limit, node_limit,
             (solutions, counts, nodes, guesses, exhausted), variant, template is not None,
@@ -611,10 +611,13 @@ def cpus() -> int:
 
 
 @functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=None)
 def logic_kernels() -> SimpleNamespace:
     """The human-style solver's kernels: ``core`` (the candidate grid's state and the step
     record) and ``solver`` (find a step of a technique, take the next step, rate)."""
-    return SimpleNamespace(core=_kernel("hodoku.core"), solver=_kernel("hodoku.solver"))
+    solver = _kernel("hodoku.solver")
+    _notify(solver.rate_many, solver.next_step, solver.find, what="HoDoKu's technique kernels", takes="a few minutes")
+    return SimpleNamespace(core=_kernel("hodoku.core"), solver=solver)
 
 
 @functools.lru_cache(maxsize=None)
@@ -622,7 +625,7 @@ def se_kernels() -> SimpleNamespace:
     """Sudoku Explainer's rating kernels (9x9): ``core`` (the grid, the hint record and the
     chains' workspace) and ``rate`` (a step, the rating loop)."""
     rate = _kernel("se.rate")
-    _notify(rate.rate, "the Sudoku Explainer kernels", takes="one or two minutes")
+    _notify(rate.rate, what="the Sudoku Explainer kernels", takes="one or two minutes")
     return SimpleNamespace(core=_kernel("se.core"), rate=rate)
 
 
@@ -631,21 +634,21 @@ def se_nested_kernel() -> Any:
     the other SE kernels (only puzzles rated 9.5 and more reach them); where they were not built
     ahead of time they compile in minutes, on first use."""
     nested = _kernel("se.nested")
-    _notify(nested.nested_step, "Sudoku Explainer's nested forcing chains", takes="several minutes")
+    _notify(nested.nested_step, what="Sudoku Explainer's nested forcing chains", takes="several minutes")
     return nested
 
 
 def canon_kernel() -> Any:
     """The canonical-form kernel (``kernels/search/canon.py``), loaded on first use."""
     canon = _kernel("search.canon")
-    _notify(canon.minlex, "the canonical-form kernel")
+    _notify(canon.minlex, what="the canonical-form kernel")
     return canon
 
 
 def estimate_kernel() -> Any:
     """Knuth's estimator's random probes (``kernels/search/estimate.py``), loaded on first use."""
     estimate = _kernel("search.estimate")
-    _notify(estimate.probes, "the estimation kernel")
+    _notify(estimate.probes, what="the estimation kernel")
     return estimate
 
 
@@ -653,7 +656,7 @@ def generation_kernel(shape: Shape) -> tuple[Any, int]:
     """The generation kernels (``kernels/search/generate.py``) and the ``carve`` kind for ``shape``:
     the classic kernel proves uniqueness on 9x9 boards, the general kernel elsewhere."""
     generate = _kernel("search.generate")
-    _notify(generate.carve, "the generation kernels")
+    _notify(generate.carve, what="the generation kernels")
     kind = generate.CLASSIC if shape_kernel(shape) == "classic" else generate.GENERAL
     return generate, kind
 

@@ -18,7 +18,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from .. import engines, solver
+from .. import engines, solver, warming
 from ..arrays import solve_batch
 from ..kernels.hodoku import ids as technique_ids
 from ..board import Board, as_board
@@ -218,10 +218,12 @@ def _rate_boards(
     """The kernel's per-technique step counts and step totals for rows of givens, and how many
     rows were rated in full: all of them, or under a ``deadline`` (a ``time.perf_counter()``
     reading) those before the one the deadline came in."""
-    kernels = engines.logic_kernels()
-    state, step = _scratch(shape)
     counts = np.zeros((len(puzzles), technique_ids.KINDS), dtype=np.int64)
     taken = np.zeros(len(puzzles), dtype=np.int64)
+    if deadline is not None and not warming.ready("hodoku", deadline):
+        return counts, taken, 0  # still compiling at the deadline: nothing rated, as if cut short
+    kernels = engines.logic_kernels()
+    state, step = _scratch(shape)
     puzzles = np.ascontiguousarray(puzzles, dtype=np.int32)
     solutions = np.ascontiguousarray(solutions, dtype=np.int32)
     solver = kernels.solver
@@ -569,3 +571,21 @@ def _marks(board: Board, candidates: Sequence[Iterable[int]] | np.ndarray, solut
         if not int(masks[cell]) >> (truth - 1) & 1:
             raise ValueError(f"{name}: the candidates leave out {board.symbols[truth - 1]}, the cell's value in the solution")
     return masks
+
+
+#: an easy puzzle (``rate``'s example), rated to compile (or load) the rating kernels
+_EASY = ".2738..1..1...6735.......293.5692.8...........6.1745.364.......9518...7..8..6534."
+
+
+def _warm() -> None:
+    """Compile (or load) the rating kernels: an easy 9x9 rated with no deadline."""
+    board = as_board(_EASY)
+    _, found = _unique(board)
+    assert found is not None
+    _rate_boards(board.cells[None, :], found.cells[None, :], board.shape)
+
+
+# HoDoKu's kernels compile in minutes where neither the build nor a cache holds them: on a
+# thread of their own, so that a rating with a time limit keeps it
+warming.register("hodoku", "HoDoKu's technique kernels",
+                 lambda: engines.compiles_on_first_call(engines.logic_kernels().solver.rate_many), _warm, __name__)
