@@ -153,6 +153,23 @@ def test_a_layout_is_told_from_a_board():
     assert detect(layout[:80] + ".") == "line"
 
 
+@pytest.mark.parametrize("blank", [" ", "\t", "\u0085"], ids=["space", "tab", "NEL"])
+def test_a_layout_with_blanks_between_labels_reads_as_the_layout_it_writes_back(blank):
+    """A board's line skips blanks between symbols; a layout's does too, so a line that reads
+    as a layout with them reads as one without them (its board written back reads as itself;
+    found by fuzzing ``/api/parse``), and an error still points at its label's column."""
+    layout = (DATA / "jigsaw_layouts_valid.txt").read_text().split()[0]
+    spaced = layout[:40] + blank + layout[40:]
+    record = sudokit.read_text(spaced + "\n")[0]
+    assert record.format == "layout" and record.board is not None
+    assert record.board.geometry.region_labels() == Geometry.jigsaw(layout).region_labels()
+    again = sudokit.read_text(record.board.to_line() + "\n")[0].board
+    assert again is not None and again.cells.tolist() == record.board.cells.tolist()
+    broken = layout[:40] + blank + layout[40:80] + ("1" if layout[80] != "1" else "2")
+    error = sudokit.read_text(broken + "\n", format="layout")[0].error
+    assert error is not None and error.column is not None and error.column > 1
+
+
 # -- small boards against a brute force over every grid -------------------------------------------
 
 

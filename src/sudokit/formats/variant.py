@@ -625,9 +625,9 @@ def looks_like_layout(text: str) -> bool:
     labels of ``n`` cells each, every label's cells one orthogonally connected piece, and some
     label twice in a row and some twice in a column. No board with a solution looks so: equal
     values never share a row or a column, so never an edge."""
-    body = text.strip()
+    body = "".join(text.split())  # blanks between labels read as in a board's line
     n = math.isqrt(len(body))
-    if n < 4 or n * n != len(body) or any(char in ".- \t" for char in body):
+    if n < 4 or n * n != len(body) or any(char in ".-" for char in body):
         return False
     if len(set(body)) != n:
         return False
@@ -642,14 +642,21 @@ def parse_layout(text: str, shape: Shape | None = None, symbols: str | None = No
     """An empty jigsaw from a line that is only its layout, ``n*n`` region labels (the shared
     data's ``jigsaw_layouts_*.txt``): detected from the first line (``looks_like_layout``) or
     chosen with ``--format layout``."""
-    body = text.strip()
+    # blanks between labels are skipped, as in a board's line: a line that reads as a layout
+    # with them reads as one without them, the form a layout is written back in
+    labels = [(column, char) for column, char in enumerate(text, 1) if not char.isspace()]
+    body = "".join(char for _, char in labels)
     n = math.isqrt(len(body))
     if n * n != len(body) or not 2 <= n <= 64:
         raise FormatError(f"a jigsaw layout has n*n region labels, not {len(body)}: {quote(body)}", line=line, column=1)
     if shape is not None and shape.size != n:
         raise FormatError(f"a layout of a {n}x{n} board, but --shape is {shape.name}", line=line, column=1)
-    column = text.index(body[0]) + 1
-    geometry = jigsaw(body, n, column, line)
+    column = labels[0][0]
+    try:
+        geometry = jigsaw(body, n, column, line)
+    except FormatError as error:  # the column of the label at fault, blanks counted
+        at = labels[min(max((error.column or column) - column, 0), len(labels) - 1)][0]
+        raise FormatError(error.message, line=line, column=at) from None
     board_shape = shape or Shape.for_size_or_none(n) or Shape(1, n)
     alphabet = user_alphabet(symbols, n, line, column) if symbols else alphabets.default(n)
     return BoardData(np.zeros(n * n, dtype=np.uint8), board_shape, alphabet, geometry)
