@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 import sudokit
-from sudokit import Board, Shape
+from sudokit import Board, FormatError, Shape
 from sudokit.cli import cli
 from sudokit.formats import format_board, marks, sukaku
 
@@ -446,8 +446,14 @@ def test_a_board_of_another_size_leaves_no_size_to_the_next():
         (".# a comment between records\n.# a comment between records\n", ["--shape", "64"]),
     ],
 )
-def test_two_junk_lines_are_two_records(text, options):
+def test_two_junk_lines_leave_the_format_a_guess(text, options):
+    """Two lines that read as nothing, nor as rows of one width: one record or two is a guess,
+    refused before the first record with the option that settles it (which then gives one
+    record a line)."""
     result = run(["count", *options], stdin=text)
+    assert result.exit_code == 2 and result.stdout == "", result.stdout
+    assert result.stderr.startswith("sudokit: <stdin>:1:1: ") and "--format" in result.stderr
+    result = run(["count", "--format", "line", *options], stdin=text)
     assert result.stdout == "error\nerror\n", result.stderr
 
 
@@ -457,11 +463,7 @@ def test_two_junk_lines_are_two_records(text, options):
         ["800000000", "0950000005000000", "067000000", "000472968", "000913245", "000090716", "000608492", "000000583", "."],
         ["null.7.4.3.2.8..2..6.", "5.7..2.", "1...65..", ".....283", ".2837..6", "3.......", ".8.", "...5"],
         ["001null", "0\x80000", "1000", ".end", "."],
-        ["1  .  .  9  2  6  .  8  .", ".  6 "],
         ["4-/-2", "-2--?:1-2-", "23-44"],  # a 4x4 grid's rows, garbled: too short for board lines
-        ["1  .  3  4  .  6  7  .  .", "4  .  .  7  .  .  .  .  .  .", ".  8 "],  # 9, 10, 2 symbols
-        ["001null", "0\x80000", "1000", "end"],  # three rows too short for board lines, then the end
-        ["400\t1", "0\t0\t0\t\t", "0\t4\t0\t0|1\t0\t0\t0"],
         ["{ " + " ".join(EASY[:8]), *(" ".join(EASY[k : k + 9]) for k in range(9, 81, 9))],  # a "{" is no JSON
         # a 6x6 candidate grid with garbled rows: a border among the first lines makes a block
         ["3   ", "   123456  123456 | 123456  5       123456", "123456  123456  123456 | 123456  123456  123456",
@@ -470,10 +472,49 @@ def test_two_junk_lines_are_two_records(text, options):
          "      123456", "-------------------------+-------------------------", "6       2"],
         [".-------------------------.------- -----------------.", "| 3       123456  123456 | 123456  5       123-156 |",
          "| 123456  123456  123456 | 123456  123456  123456 |", ":-------------------------+-------------------------:"],
+        # found by fuzzing: HoDoKu's candidate grid with a garbled top border and two garbled
+        # rows; two rows of nine fields, one of which reads as a candidate row, make a block
+        [".3------.-------.-------.", "| 7  123456789  123456789 | 5  12-456789  3 | 8  9  123456789 |",
+         "| 123456789  123456789  123456789 | 1234567823456789  6  123456789 | 7  5  123456789 |",
+         "| 5  123456789  8 | 7  4  123456789 | 123456789  1  6 |", ":-------+-------+-------:",
+         "| 3  6  7 | 9  2  123456789 | 4  123456789  1 |"],
     ],
 )
 def test_a_grid_with_garbled_rows_is_one_record(rows):
     result = CliRunner().invoke(cli, ["count"], input="\n".join(rows).encode("utf-8", "surrogateescape") + b"\n", catch_exceptions=False)
+    assert result.stdout == "error\n", result.stderr
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        ["1  .  .  9  2  6  .  8  .", ".  6 "],  # a row of a board's width, then a short line
+        ["1  .  3  4  .  6  7  .  .", "4  .  .  7  .  .  .  .  .  .", ".  8 "],  # 9, 10, 2 symbols
+        ["001null", "0\x80000", "1000", "end"],  # three lines too short for board lines, then the end
+        ["400\t1", "0\t0\t0\t\t", "0\t4\t0\t0|1\t0\t0\t0"],
+        # found by fuzzing: garbled 4x4 and 6x6 candidate grids, a 4x4 grid's row and a short line
+        [".", "  .  .  1", ".  .  .  .4.  4  .", "1  .  . . "],
+        ["5  1 .3  .  4  .", ".  .  2  .  .  .", "4     1  2  .  6", "3  .  .  4  "],
+        ["1234", "4"],
+        ["4\t1\t4\t0\t1", ".# a comment between records"],
+    ],
+)
+def test_garbled_first_lines_that_leave_the_format_a_guess_are_refused(rows, tmp_path):
+    """Rows of unlike widths that read as no record: a grid's garbled rows (one record) or
+    lines of their own (one each)? A guess either way, and a wrong one breaks one answer per
+    record: every command refuses the input before its first record, naming the line and the
+    option that settles it; ``--format grid`` then reads them as one record."""
+    text = "\n".join(rows).encode("utf-8", "surrogateescape") + b"\n"
+    for command in (["count"], ["hint"], ["canon"]):
+        result = CliRunner().invoke(cli, command, input=text, catch_exceptions=False)
+        assert result.exit_code == 2 and result.stdout == "", result.stdout
+        assert result.stderr.startswith("sudokit: <stdin>:1:1: ") and "--format" in result.stderr
+    (tmp_path / "in.txt").write_bytes(text)
+    result = CliRunner().invoke(cli, ["batch", str(tmp_path / "in.txt"), "-o", "-", "--workers", "1", "--threads"])
+    assert result.exit_code == 2 and result.stdout == "" and "in.txt:1:1: " in result.stderr
+    with pytest.raises(FormatError, match="--format"):
+        sudokit.read_text(text)
+    result = CliRunner().invoke(cli, ["count", "--format", "grid"], input=text, catch_exceptions=False)
     assert result.stdout == "error\n", result.stderr
 
 

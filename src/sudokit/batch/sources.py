@@ -16,7 +16,7 @@ import numpy as np
 
 from ..board import Record, read
 from ..errors import FormatError
-from ..formats import END_MARK, FORMATS, detect
+from ..formats import END_MARK, FORMATS, detect, guess_problem
 from ..formats import line as line_format
 from .chunks import TABLE_FORMATS, BatchError, BatchOptions, Chunk, SourceProblem
 
@@ -86,7 +86,11 @@ class TextSource(Source):
         self.handle = sys.stdin.buffer if self.stdin else open(path, "rb")
         if options.format is not None and options.format not in FORMATS:
             raise BatchError(f"unknown input format {options.format!r}; choose one of {', '.join(FORMATS + TABLE_FORMATS)}")
-        self.format = options.format or self._detect()
+        try:
+            self.format = options.format or self._detect()
+        except BatchError:
+            self.close()  # refused before any reading: the caller never gets it to close
+            raise
         self.description = "<stdin>" if self.stdin else os.path.basename(path)
         if not self.stdin and self.format == "line":  # positions are bytes only there
             self.total = os.fstat(self.handle.fileno()).st_size
@@ -98,6 +102,8 @@ class TextSource(Source):
         then read again from the start."""
         if self.stdin:  # cannot seek: keep what was read ahead
             self.handle = _Rewound(self.handle)
+        head: list[str] = []  # with the blank lines between, which guess_problem weighs
+        first_line = 0
         meaningful: list[str | None] = []
         for number, raw in enumerate(self.handle, 1):
             text = raw.decode("utf-8", "surrogateescape").rstrip("\r\n")
@@ -106,7 +112,11 @@ class TextSource(Source):
             stripped = text.strip()
             if stripped == END_MARK:
                 break
-            if stripped and not stripped.startswith("#"):
+            if stripped.startswith("#"):
+                continue
+            head.append(text)
+            if stripped:
+                first_line = first_line or number
                 meaningful.append(text)
                 if len(meaningful) == 4:
                     break
@@ -114,6 +124,9 @@ class TextSource(Source):
         if not meaningful:
             return "line"
         o = self.options
+        problem = guess_problem(head, o.shape, o.symbols)
+        if problem is not None:
+            raise BatchError(f"{'<stdin>' if self.stdin else self.path}:{first_line}:1: {problem}")
         first, second, third, fourth = meaningful + [None] * (4 - len(meaningful))
         assert first is not None
         return detect(first, shape=o.shape, symbols=o.symbols, next_line=second, third_line=third, fourth_line=fourth)

@@ -21,6 +21,7 @@ from typing import IO, Callable, Iterable, Iterator
 import click
 
 from ..board import Board, Record, describe_problems, read
+from ..errors import FormatError
 from ..formats import FORMATS, LINE_FORMATS
 from ..results import ExitCode, Tally
 from ..shape import Shape
@@ -102,15 +103,21 @@ def input_options(command: Callable) -> Callable:
 
 
 def records(files: Iterable[str], input_format, shape, symbols) -> Iterator[tuple[str, Record]]:
-    """(source name, record) for every record of every input, stdin when there is none."""
+    """(source name, record) for every record of every input, stdin when there is none. An
+    input whose format is a guess (see ``formats.guess_problem``) ends the command before its
+    first record: one line on stderr, exit status 2."""
     for name in files or ("-",):
         source = "<stdin>" if name == "-" else name
-        if name == "-":
-            yield from ((source, r) for r in read(sys.stdin.buffer, format=input_format, shape=shape, symbols=symbols, source=source))
-            continue
-        with open(name, "rb") as handle:
-            for record in read(handle, format=input_format, shape=shape, symbols=symbols, source=source):
-                yield source, record
+        try:
+            if name == "-":
+                yield from ((source, r) for r in read(sys.stdin.buffer, format=input_format, shape=shape, symbols=symbols, source=source))
+                continue
+            with open(name, "rb") as handle:
+                for record in read(handle, format=input_format, shape=shape, symbols=symbols, source=source):
+                    yield source, record
+        except FormatError as error:  # the input as a whole; a record's own error is in the record
+            warn(f"sudokit: {error}")
+            sys.exit(ExitCode.BAD_INPUT)
 
 
 def warn(message: str) -> None:

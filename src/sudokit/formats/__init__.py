@@ -82,7 +82,9 @@ def scan(
     """Every puzzle in a stream of lines, in order, one :class:`Scanned` each.
 
     The format is detected from the first puzzle unless given. Bytes are decoded as UTF-8;
-    characters that are not UTF-8 become errors of the records holding them.
+    characters that are not UTF-8 become errors of the records holding them. Raises
+    :class:`FormatError` (before the first record) where the first lines leave the format a
+    guess that decides which lines make a record (:func:`guess_problem`).
     """
     numbered = _clean(lines)
     head: list[Numbered] = []  # the lines read ahead to detect the format, up to the third row
@@ -98,6 +100,11 @@ def scan(
     )
     if chosen not in FORMATS:
         raise ValueError(f"unknown format {chosen!r}; choose one of {', '.join(FORMATS)}")
+    if format is None:
+        problem = guess_problem([text for _, text in head], shape, symbols)
+        if problem is not None:
+            first = next(number for number, text in head if text.strip())
+            raise FormatError(problem, line=first, column=1, source=source)
     stream = _prepend(head, numbered)
     if chosen in _LINE_PARSERS:
         records = _read_lines(stream, shape, symbols, _LINE_PARSERS[chosen])
@@ -240,6 +247,31 @@ def detect(
     return chosen
 
 
+def guess_problem(lines: list[str], shape: Shape | None = None, symbols: str | None = None) -> str | None:
+    """Why the first lines of an input (up to four that are not blank, with the blank lines
+    between them) leave its format a guess, or None where they tell it. Two lines that follow
+    each other are one record of a grid or two records of their own; where none of them reads
+    as a record of one line, none is a border and no two are rows of one width, either reading
+    is a guess, and a wrong guess breaks one answer per record: the input is refused instead,
+    with the ``--format`` that settles it."""
+    meaningful = [k for k, text in enumerate(lines) if text.strip()]
+    if len(meaningful) < 2 or meaningful[1] != meaningful[0] + 1:
+        return None  # one line, or lines apart: a record each whatever the format
+    texts = [lines[k] for k in meaningful]
+    for text in texts:
+        if any(is_binary(char) for char in text) or (shape is not None and not _row_like(len(text.strip()), shape)):
+            return None  # binary bytes, or a line too long for a row: a record of its own
+        found = _detect_one(text, shape, symbols, None)
+        if found in ("json", "leetcode") or grid.is_border(text) or marks.is_separator(text):
+            return None
+        if found in LINE_FORMATS and _reads_as(text, found, shape, symbols):
+            return None
+    if _rows_of_a_width(texts, shape, symbols) is not None:
+        return None
+    return ("the first lines are neither puzzles of a line each nor rows of one grid, so which lines make a "
+            "puzzle would be a guess: say the format with --format")
+
+
 def _block_by_border(lines: list[str], shape: Shape | None, symbols: str | None) -> str | None:
     """Where no line reads as a record of its own and one of the first is a border
     (``---+---``, ``:----+----:``, a HoDoKu border with a space in it): a block of rows, in the
@@ -324,26 +356,16 @@ def _starts_rows(text: str, format: str, shape: Shape | None) -> bool:
 
 def _rows_of_one_width(lines: list[str], shape: Shape | None, symbols: str | None) -> str | None:
     """The block format of first lines that read as no record, where two of them are rows of
-    one board's width, or of one width too short for any board line (``9, 6, 9`` symbols, or
-    ``5, 10, 5``: a grid with a garbled row), or the first is a row
-    of a board's width and neither it nor the next is as wide as any board line (``9, 2``: a
-    grid cut short; ``9, 10``: with a symbol too many), or three or more lines are all too
-    short for board lines (``7, 5, 4``: a 4x4 grid's garbled rows); None otherwise."""
+    one width (:func:`_rows_of_a_width`), or the first is a row of a board's width and neither
+    it nor the next is as wide as any board line (``9, 2``: a grid cut short; ``9, 10``: with a
+    symbol too many), or three or more lines are all too short for board lines (``7, 5, 4``: a
+    4x4 grid's garbled rows); None otherwise. (Where only the last two say so, ``scan``
+    refuses the guess: :func:`guess_problem`.)"""
+    found = _rows_of_a_width(lines, shape, symbols)
+    if found is not None:
+        return found
     widths = [_widths(text) for text in lines]
-    pairs = [(i, j) for i in range(len(lines)) for j in range(i + 1, len(lines))]
     shortest = min(line.BOARD_LENGTHS)
-    for i, j in pairs:
-        (symbols_i, fields_i), (symbols_j, fields_j) = widths[i], widths[j]
-        # symbols: a board's width, or any width too short for a board line (a small grid's
-        # garbled rows); fields (integers, candidates): a board's width, and rows that read so
-        by_symbols = symbols_i == symbols_j and (_row_size(symbols_i, shape) or 4 <= symbols_i < shortest)
-        by_fields = fields_i == fields_j and _row_size(fields_i, shape)
-        if by_symbols or by_fields:
-            found = _detect_one(lines[i], shape, symbols, lines[j])
-            if found == "ints":
-                found = _refine_ints(lines[j])
-            if found in ("ints", "candidates") or (by_symbols and found in ("grid", "pretty", "line")):
-                return "grid" if found == "line" else found
     if len(lines) > 2 and all(0 <= width < shortest for width, _ in widths):  # three rows too short for board lines
         found = _detect_one(lines[0], shape, symbols, lines[1])
         return found if found in _BLOCK_FORMATS and _starts_rows(lines[0], found, shape) else "grid"
@@ -353,6 +375,29 @@ def _rows_of_one_width(lines: list[str], shape: Shape | None, symbols: str | Non
             found = _detect_one(lines[0], shape, symbols, None)
             found = "grid" if found == "line" else found
             return found if found in _BLOCK_FORMATS and _starts_rows(lines[0], found, shape) else None
+    return None
+
+
+def _rows_of_a_width(lines: list[str], shape: Shape | None, symbols: str | None) -> str | None:
+    """The block format of lines two of which are rows of one board's width, or of one width
+    too short for any board line (``9, 6, 9`` symbols, or ``5, 10, 5``: a grid with a garbled
+    row); None otherwise."""
+    widths = [_widths(text) for text in lines]
+    shortest = min(line.BOARD_LENGTHS)
+    for i, j in ((i, j) for i in range(len(lines)) for j in range(i + 1, len(lines))):
+        (symbols_i, fields_i), (symbols_j, fields_j) = widths[i], widths[j]
+        # symbols: a board's width, or any width too short for a board line (a small grid's
+        # garbled rows); fields (integers, candidates): a board's width, and rows that read so
+        by_symbols = symbols_i == symbols_j and (_row_size(symbols_i, shape) or 4 <= symbols_i < shortest)
+        by_fields = fields_i == fields_j and _row_size(fields_i, shape)
+        if not (by_symbols or by_fields):
+            continue
+        for row, other in ((i, j), (j, i)):  # the rows' format, as either row tells it (one may be garbled)
+            found = _detect_one(lines[row], shape, symbols, lines[other])
+            if found == "ints":
+                found = _refine_ints(lines[other])
+            if found in ("ints", "candidates") or (by_symbols and found in ("grid", "pretty", "line")):
+                return "grid" if found == "line" else found
     return None
 
 
