@@ -518,6 +518,22 @@ def test_garbled_first_lines_that_leave_the_format_a_guess_are_refused(rows, tmp
     assert result.stdout == "error\n", result.stderr
 
 
+def test_a_refused_input_prints_no_header():
+    # found by fuzzing: `rate --to tsv` wrote its header, then refused the input: a record
+    # count of zero where two lines came in
+    result = run(["rate", "--to", "tsv"], stdin="4\ns\n")
+    assert result.exit_code == 2 and result.stdout == "", result.stdout
+    assert run(["rate", "--to", "tsv"], stdin="").stdout == "puzzle\tlevel\tscore\n"  # no records: the header alone
+
+
+def test_a_spaced_row_under_a_big_shape_is_measured_by_its_symbols():
+    # found by fuzzing: under --shape 25x25, 64 symbols spaced out (130 characters) were taken
+    # for a line too long to be a row, a record of its own; by its symbols it may be a row
+    row = " ".join("-1" * 32)
+    result = run(["count", "--shape", "25x25"], stdin=f"{row}\n.\n")
+    assert result.exit_code == 2 and result.stdout == "" and "--format" in result.stderr
+
+
 def test_batch_groups_a_grid_with_a_short_second_row_as_count_does(tmp_path):
     rows = _grid_rows(EASY)
     rows[1] = rows[1][:6]

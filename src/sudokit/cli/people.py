@@ -5,6 +5,7 @@ shuffle), and the web page (serve)."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import sys
 from typing import IO, Callable
@@ -23,7 +24,7 @@ from ..logic.scales import HODOKU, SINGLE, Scale, scale_of
 from ..results import ExitCode, SolveStatus, Tally
 from ..shape import Shape
 from .base import (
-    MARKERS, SECONDS, boards, check_symbols, cli, interruptible, marker, parse_shape, warn, where,
+    MARKERS, SECONDS, board_of, boards, check_symbols, cli, interruptible, marker, parse_shape, records, warn, where,
 )
 
 
@@ -97,10 +98,15 @@ def rate(files, input_format, shape, symbols, scale, time_limit, node_limit, pot
     'unknown' puzzle, past the budget, shows its lower bounds after '>=')."""
     tally = Tally()
     out = sys.stdout
-    if output == "tsv":
-        out.write("\t".join(("puzzle",) + scale.header) + "\n")
     with interruptible():
-        for source, record, board in boards(files, input_format, shape, symbols, tally, out, "line"):
+        read = records(files, input_format, shape, symbols)
+        first = next(read, None)  # an input refused as a whole ends the command here, before the header
+        if output == "tsv":
+            out.write("\t".join(("puzzle",) + scale.header) + "\n")
+        for source, record in itertools.chain([first] if first is not None else [], read):
+            board = board_of(record, tally, out, "line")
+            if board is None:
+                continue
             if not scale.takes(board):
                 _refused(source, record, scale.refusal, tally, out)
                 continue

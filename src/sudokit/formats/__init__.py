@@ -259,7 +259,7 @@ def guess_problem(lines: list[str], shape: Shape | None = None, symbols: str | N
         return None  # one line, or lines apart: a record each whatever the format
     texts = [lines[k] for k in meaningful]
     for text in texts:
-        if any(is_binary(char) for char in text) or (shape is not None and not _row_like(len(text.strip()), shape)):
+        if any(is_binary(char) for char in text) or (shape is not None and not _row_like(len(grid.row_items(text, 1)), shape)):
             return None  # binary bytes, or a line too long for a row: a record of its own
         found = _detect_one(text, shape, symbols, None)
         if found in ("json", "leetcode") or grid.is_border(text) or marks.is_separator(text):
