@@ -36,6 +36,51 @@ def test_an_extension_serves_only_its_sources_and_cpu(monkeypatch):
     assert not aot._usable(good)
 
 
+def test_a_unit_built_for_the_baseline_serves_every_cpu_that_has_it(monkeypatch):
+    """A wheel built on one x86-64-v3 machine serves another: a unit compiled for the baseline
+    loads where the CPU has every feature it was compiled for and lays lanes out alike (no
+    AVX-512 on either side), never where one is missing; a unit compiled for its building
+    host alone (no target recorded) serves that host only."""
+    files = ["search/classic.py", "build/ahead.py"]
+    target = {"cpu": aot.BASELINE_CPU, "features": aot.BASELINE_FEATURES}
+    elsewhere = {"sources": aot.sources_digest(files), "files": files, "cpu": "0" * 64, "target": target, "wide": False}
+    baseline = {feature[1:] for feature in aot.BASELINE_FEATURES.split(",")}
+    monkeypatch.setattr(aot, "_host_features", lambda: frozenset(baseline | {"sha", "adx"}))
+    assert aot._usable(elsewhere)
+    monkeypatch.setattr(aot, "_host_features", lambda: frozenset(baseline - {"bmi2"}))  # an older CPU
+    assert not aot._usable(elsewhere)
+    monkeypatch.setattr(aot, "_host_features", lambda: frozenset(baseline | {"avx512f"}))  # lanes laid out apart
+    assert not aot._usable(elsewhere)
+    assert aot._usable(dict(elsewhere, wide=True))
+    monkeypatch.setattr(aot, "_host_features", lambda: frozenset(baseline))
+    assert not aot._usable({k: v for k, v in elsewhere.items() if k != "target"})  # built for its host alone
+    monkeypatch.setenv("NUMBA_CPU_FEATURES", "+avx2")  # a numba target of the user's own: that one exactly
+    assert not aot._usable(elsewhere)
+
+
+def test_the_build_targets_the_baseline_where_the_cpu_has_it(monkeypatch):
+    baseline = {feature[1:] for feature in aot.BASELINE_FEATURES.split(",")}
+    monkeypatch.setattr(aot.platform, "machine", lambda: "x86_64")
+    for name in ("SUDOKIT_AHEAD_TARGET", "NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(aot, "_host_features", lambda: frozenset(baseline | {"sha"}))
+    assert aot.build_target() == "baseline"
+    monkeypatch.setattr(aot, "_host_features", lambda: frozenset(baseline | {"avx512f"}))
+    assert aot.build_target() == "host"  # AVX-512 lanes: the host's own
+    monkeypatch.setattr(aot, "_host_features", lambda: frozenset(baseline - {"avx2"}))
+    assert aot.build_target() == "host"
+    monkeypatch.setenv("SUDOKIT_AHEAD_TARGET", "baseline")
+    assert aot.build_target() == "baseline"
+
+
+def test_the_built_units_say_their_target():
+    for unit in aot.UNITS:
+        info = aot._info(unit)
+        if info is None:
+            continue  # not built here (SUDOKIT_AHEAD=0, an edited checkout): the JIT serves
+        assert info["target"]["cpu"] in (aot.BASELINE_CPU, "host") and isinstance(info["wide"], bool)
+
+
 def test_numba_targets_count_as_another_cpu(monkeypatch):
     here = aot.cpu()
     monkeypatch.setenv("NUMBA_CPU_NAME", "haswell")

@@ -6,16 +6,20 @@ that neither a first run nor a warm one waits for numba (importing it and loadin
 most of a warm run; compiling the techniques, minutes).
 
 ``python src/sudokit/kernels/build/ahead.py DIR`` (what ``setup.py`` runs while building) compiles
-``EXPORTS`` with numba's ahead-of-time compiler (``numba.pycc``) for the building machine's
-CPU, one extension module a unit of ``UNITS`` (``_ahead_search`` ...) in DIR, the units in
-processes side by side on every core; beside each it writes its ``.json``: the digest of the
-kernel sources it was compiled from (an edited HoDoKu finder leaves the searches compiled), the
-CPU it was compiled for and the constants the Python layer reads from those modules. ``load(name)`` gives one kernel module's
-compiled functions and constants (and the plain-Python functions of ``PLAIN`` it re-exports),
-or None where there is no extension, where it was built from
-other sources (an edited checkout) or for another CPU, or where the JIT is disabled or
-``SUDOKIT_AHEAD=0``: the caller then imports the kernel module and numba compiles it on first
-use, as everywhere else. This module imports neither numba nor the kernels.
+``EXPORTS`` with numba's ahead-of-time compiler (``numba.pycc``), one extension module a unit
+of ``UNITS`` (``_ahead_search`` ...) in DIR, the units in processes side by side on every core.
+On an x86-64 CPU with AVX2 and without AVX-512 it compiles for the portable x86-64-v3 baseline
+(``BASELINE_FEATURES``), so that a wheel built there serves any such machine; elsewhere, or
+with ``SUDOKIT_AHEAD_TARGET=host``, for the building CPU alone (``build_target``). Beside each
+unit it writes its ``.json``: the digest of the kernel sources it was compiled from (an edited
+HoDoKu finder leaves the searches compiled), the building machine, the target's features, its
+lane layout and the constants the Python layer reads from those modules. ``load(name)`` gives
+one kernel module's compiled functions and constants (and the plain-Python functions of
+``PLAIN`` it re-exports), or None where there is no extension, where it was built from other
+sources (an edited checkout), for features this CPU lacks or for another lane layout
+(``_runs_here``), or where the JIT is disabled or ``SUDOKIT_AHEAD=0``: the caller then imports
+the kernel module and numba compiles it on first use, as everywhere else. This module imports
+neither numba nor the kernels (nor llvmlite, on the machine that built the units).
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ UNITS: dict[str, tuple[str, ...]] = {
     "_ahead_canon": ("search.canon",),
     "_ahead_general": ("search.general", "search.general_batch", "search.generate", "search.optimize", "search.estimate"),
 }
-BUILD = 2
+BUILD = 3
 
 #: the human-style solver's arrays, as ``hodoku.record`` and ``logic.grid.geometry`` make them:
 #: its state, the board's geometry tables (read-only) and a step record
@@ -202,24 +206,84 @@ CONSTANTS: dict[str, tuple[str, ...]] = {
 }
 
 
-def cpu() -> str:
-    """What the compiled code may assume of the CPU: the instruction set flags the kernel
-    reports (``/proc/cpuinfo``, else LLVM's view of the host), and numba's target where the
-    environment sets one."""
-    flags = ""
+#: the x86-64-v3 level of the x86-64 psABI (AVX2, FMA, BMI1 and 2, LZCNT, MOVBE: x86-64
+#: machines since 2013-2015), in LLVM's names: the portable target a unit is compiled for where
+#: the building CPU has it and lacks AVX-512, so that a wheel built on one such machine serves
+#: another (``SUDOKIT_AHEAD_TARGET=host`` compiles for the building CPU alone)
+BASELINE_CPU = "x86-64-v3"
+BASELINE_FEATURES = ("+64bit,+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+cx16,+sahf,+popcnt,+sse3,+sse4.1,+sse4.2,+ssse3,"
+                     "+avx,+avx2,+bmi,+bmi2,+f16c,+fma,+lzcnt,+movbe,+xsave")
+
+
+@functools.lru_cache(maxsize=None)
+def _host_flags() -> str:
+    """The CPU's instruction set flags as the kernel reports them (``/proc/cpuinfo``), else
+    LLVM's view of the host (an import of llvmlite, ~0.05 s)."""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith(("flags", "Features")):
-                flags = " ".join(sorted(set(line.split(":", 1)[1].split())))
-                break
+                return " ".join(sorted(set(line.split(":", 1)[1].split())))
     except OSError:
         pass
-    if not flags:  # not Linux: ask LLVM (an import of llvmlite, ~0.05 s)
-        import llvmlite.binding as llvm
+    import llvmlite.binding as llvm
 
-        flags = f"{llvm.get_host_cpu_name()} {llvm.get_host_cpu_features().flatten()}"
+    return f"{llvm.get_host_cpu_name()} {llvm.get_host_cpu_features().flatten()}"
+
+
+@functools.lru_cache(maxsize=None)
+def _host_features() -> frozenset[str]:
+    """The features LLVM finds on this CPU (``avx2``, ``bmi2``, ...)."""
+    import llvmlite.binding as llvm
+
+    return frozenset(name for name, on in llvm.get_host_cpu_features().items() if on)
+
+
+def cpu() -> str:
+    """What the compiled code may assume of the CPU: the instruction set flags of this machine,
+    and numba's target where the environment sets one."""
     target = f"{os.environ.get('NUMBA_CPU_NAME', '')}|{os.environ.get('NUMBA_CPU_FEATURES', '')}"
-    return hashlib.sha256(f"{platform.machine()}|{target}|{flags}".encode()).hexdigest()
+    return hashlib.sha256(f"{platform.machine()}|{target}|{_host_flags()}".encode()).hexdigest()
+
+
+def _wide_here() -> bool:
+    """Whether this process's JIT kernels lay their lanes out for AVX-512 (``lanes.WIDE``),
+    told without importing numba: its target features where the environment sets them, else
+    the host's."""
+    features = os.environ.get("NUMBA_CPU_FEATURES")
+    if features:
+        return "+avx512f" in features.split(",")
+    return "avx512f" in _host_flags().split()
+
+
+def _runs_here(info: dict) -> bool:
+    """Whether a unit's machine code runs on this CPU with the lane layout this process's JIT
+    kernels use (the Python layer and both kinds of kernel share arrays laid out so): built
+    here, or built elsewhere for features this CPU has (the baseline)."""
+    wide = info.get("wide")
+    if info["cpu"] == cpu():
+        return wide is None or wide == _wide_here()
+    target = info.get("target")
+    if target is None or wide is None or os.environ.get("NUMBA_CPU_NAME") or os.environ.get("NUMBA_CPU_FEATURES"):
+        return False
+    needed = {feature[1:] for feature in target["features"].split(",") if feature.startswith("+")}
+    host = _host_features()
+    return bool(needed) and needed <= host and ("avx512f" in host) == wide
+
+
+def build_target() -> str:
+    """What the build compiles for: ``SUDOKIT_AHEAD_TARGET`` (``baseline`` or ``host``), else
+    the baseline where this CPU has it and lacks AVX-512 (whose lanes are laid out apart) and
+    numba's environment names no target of its own, else the host."""
+    chosen = os.environ.get("SUDOKIT_AHEAD_TARGET", "").strip().lower()
+    if chosen in ("baseline", "host"):
+        return chosen
+    if os.environ.get("NUMBA_CPU_NAME") or os.environ.get("NUMBA_CPU_FEATURES"):
+        return "host"
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return "host"
+    host = _host_features()
+    needed = {feature[1:] for feature in BASELINE_FEATURES.split(",")}
+    return "baseline" if needed <= host and "avx512f" not in host else "host"
 
 
 def sources_digest(files: list[str], entries: str = "") -> str:
@@ -237,8 +301,8 @@ def _usable(info: dict, unit: str | None = None) -> bool:
         return False
     try:
         made = entries(unit) if unit is not None else ""
-        return info["sources"] == sources_digest(info["files"], made) and info["cpu"] == cpu()
-    except (KeyError, OSError):
+        return info["sources"] == sources_digest(info["files"], made) and _runs_here(info)
+    except (KeyError, OSError, TypeError, AttributeError):
         return False
 
 
@@ -316,10 +380,11 @@ def entries(unit: str) -> str:
 # -- the build --------------------------------------------------------------------------------
 
 
-def build(folder: Path, unit: str) -> None:
+def build(folder: Path, unit: str, machine: str | None = None) -> None:
     """Compile ``unit``'s entries of ``EXPORTS`` into ``folder/<unit>*.so`` and write
     ``folder/<unit>.json``. Run in a process of its own: the kernels are imported from this
-    file's folder."""
+    file's folder. ``machine``: the building machine's ``cpu()`` before the build chose its
+    target (the JSON's ``cpu``, which spares a load there asking LLVM)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pycc is "pending deprecation" in numba 0.57+
         from numba.pycc import CC
@@ -366,7 +431,9 @@ def build(folder: Path, unit: str) -> None:
             compiler.export(_exported(name, function), signature)(getattr(module, function).py_func)
     compiler.compile()
     listed = sorted(module.replace(".", "/") + ".py" for module in files)
-    info = {"sources": sources_digest(listed, entries(unit)), "files": listed, "cpu": cpu(), "constants": constants}
+    info = {"sources": sources_digest(listed, entries(unit)), "files": listed, "cpu": machine or cpu(),
+            "target": {"cpu": compiler.target_cpu, "features": features}, "wide": bool(lanes.WIDE),
+            "constants": constants}
     (folder / f"{unit}.json").write_text(json.dumps(info, indent=1) + "\n")
 
 
@@ -421,7 +488,10 @@ def _main(argv: list[str]) -> int:
     # an empty cache: a callee loaded from numba's cache cannot be linked into the extension
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="sudokit-ahead-")
     os.environ.pop("NUMBA_DISABLE_JIT", None)
-    build(folder, argv[2])
+    machine = cpu()
+    if build_target() == "baseline":  # before numba is imported: it reads its target then
+        os.environ["NUMBA_CPU_NAME"], os.environ["NUMBA_CPU_FEATURES"] = BASELINE_CPU, BASELINE_FEATURES
+    build(folder, argv[2], machine)
     return 0
 
 
