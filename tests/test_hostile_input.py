@@ -518,6 +518,14 @@ def test_garbled_first_lines_that_leave_the_format_a_guess_are_refused(rows, tmp
     assert result.stdout == "error\n", result.stderr
 
 
+def test_a_record_of_one_line_further_on_makes_the_garbled_first_lines_lines():
+    # found by fuzzing: two garbled lines, then a variant line that reads: three records, not
+    # one grid whose second row is too long
+    text = f"....G.....\n.2.3.53.5.2.2 3:r6c2 anti-diagonal\n{EASY} windoku\n"
+    result = run(["count"], stdin=text)
+    assert result.stdout.splitlines()[:2] == ["error", "error"] and len(result.stdout.splitlines()) == 3, result.stderr
+
+
 def test_a_refused_input_prints_no_header():
     # found by fuzzing: `rate --to tsv` wrote its header, then refused the input: a record
     # count of zero where two lines came in
