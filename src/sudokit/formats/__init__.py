@@ -242,9 +242,10 @@ def detect(
     if chosen == "line" and following in ("grid", "ints", "candidates", "pretty") and _starts_rows(next_line, following, shape):
         return following
     if chosen in LINE_FORMATS and not (following in LINE_FORMATS and _reads_as(next_line, following, shape, symbols)):
-        for later in (third_line, fourth_line):  # a record of one line further on: lines, garbled first
-            found = _detect_one(later, shape, symbols, None) if later is not None else None
-            if found in LINE_FORMATS and later is not None and _reads_as(later, found, shape, symbols):
+        # a record of one line further on: lines, the first ones garbled
+        for later in (text for text in (third_line, fourth_line) if text is not None):
+            found = _detect_one(later, shape, symbols, None)
+            if found in LINE_FORMATS and _reads_as(later, found, shape, symbols):
                 return found
         lines = [text for text in (first_line, next_line, third_line, fourth_line) if text is not None]
         return _block_by_border(lines, shape, symbols) or _rows_of_one_width(lines, shape, symbols) or chosen

@@ -215,6 +215,11 @@ BASELINE_FEATURES = ("+64bit,+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+cx16,+sahf,+popcn
                      "+avx,+avx2,+bmi,+bmi2,+f16c,+fma,+lzcnt,+movbe,+xsave")
 
 
+def _switched_on(features: str) -> set[str]:
+    """The features an LLVM feature string turns on (``+avx2,-avx512f`` -> ``{"avx2"}``)."""
+    return {feature[1:] for feature in features.split(",") if feature.startswith("+")}
+
+
 @functools.lru_cache(maxsize=None)
 def _host_flags() -> str:
     """The CPU's instruction set flags as the kernel reports them (``/proc/cpuinfo``), else
@@ -265,7 +270,7 @@ def _runs_here(info: dict) -> bool:
     target = info.get("target")
     if target is None or wide is None or os.environ.get("NUMBA_CPU_NAME") or os.environ.get("NUMBA_CPU_FEATURES"):
         return False
-    needed = {feature[1:] for feature in target["features"].split(",") if feature.startswith("+")}
+    needed = _switched_on(target["features"])
     host = _host_features()
     return bool(needed) and needed <= host and ("avx512f" in host) == wide
 
@@ -282,8 +287,7 @@ def build_target() -> str:
     if platform.machine().lower() not in ("x86_64", "amd64"):
         return "host"
     host = _host_features()
-    needed = {feature[1:] for feature in BASELINE_FEATURES.split(",")}
-    return "baseline" if needed <= host and "avx512f" not in host else "host"
+    return "baseline" if _switched_on(BASELINE_FEATURES) <= host and "avx512f" not in host else "host"
 
 
 def sources_digest(files: list[str], entries: str = "") -> str:
