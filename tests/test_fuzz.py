@@ -10,6 +10,7 @@ commands run in a worker process (``fuzzing.Worker``) that is replaced when one 
 
 from __future__ import annotations
 
+import subprocess
 from dataclasses import replace
 
 import pytest
@@ -124,10 +125,14 @@ def test_every_form_of_every_format_reads_as_the_puzzle_it_means(feed):
 @settings(FUZZ, max_examples=40)
 @given(fuzzing.feeds())
 def test_the_readers_give_one_record_per_record_and_never_raise(feed):
-    records = fuzzing.read_feed(feed)  # None where the command line refuses the options
+    try:
+        records = fuzzing.read_feed(feed)  # None where the command line refuses the options
+    except sudokit.FormatError as refusal:  # first lines that leave the format a guess: refused whole
+        assert "say the format with --format" in str(refusal), refusal
+        return
     if records is not None:
         detected = records[0].format if records else None
-        assert fuzzing.records_match(feed, len(records), detected), (
+        assert fuzzing.records_match(feed, len(records), detected, len(records)), (
             f"{len(feed.cases)} records written, {len(records)} read: {feed.data[:300]!r} {feed.options}")
 
 
@@ -203,6 +208,24 @@ def test_every_endpoint_keeps_every_invariant(worker, request_):
 @given(fuzzing.requests(["parse", "solve", "count"]))
 def test_the_api_smoke(cold_worker, request_):
     verdict(ask(cold_worker, request_))
+
+
+def test_a_format_forced_on_records_of_another_regroups_their_lines_as_it_reads_them():
+    # a grid read as a candidate grid is three wrong records (its bands), not one: what must
+    # match is one answer per record sudokit reads under the forced format
+    cases = (fuzzing.Case("grid", "x", None, "grid"),)
+    forced = fuzzing.Feed("grid", cases, b"", ("--format", "candidates"))
+    assert fuzzing.records_match(forced, 3, "candidates", 3)
+    assert not fuzzing.records_match(forced, 2, "candidates", 3)
+    assert not fuzzing.records_match(fuzzing.Feed("grid", cases, b"", ("--format", "grid")), 3, "grid", 3)
+    # HoDoKu's grids are candidate grids: forcing that format keeps one record each
+    assert not fuzzing.records_match(fuzzing.Feed("hodoku", cases, b"", ("--format", "candidates")), 13, "candidates", 13)
+
+
+def test_a_reproducer_whose_input_starts_with_a_dash_runs_in_a_shell():
+    shell = fuzzing.Feed("line", (), b"- 1\n")
+    command = "printf " + fuzzing.strategies._printf(shell.data)
+    assert subprocess.run(["bash", "-c", command], capture_output=True).stdout == b"- 1\n"
 
 
 def test_a_leetcode_value_may_span_lines():

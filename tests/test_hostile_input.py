@@ -438,7 +438,6 @@ def test_a_board_of_another_size_leaves_no_size_to_the_next():
         ("89\u0085 1\ns\n", ["--symbols", "123456789" * 2]),  # a NEL is a space: two integers again
         (".# a ct n o\n.# a comment between records\n", []),  # five words twice are no rows
         ("- 5 03 -\n5\n", ["--symbols", "abcdefghi"]),  # 5 and 0 are no candidates of a 4x4 board
-        ("k9  . 6 3\n" + EASY[:40] + "Z" + EASY[41:] + "\n", []),  # a 4x4 row is not of letters and digits
         # region labels with a "|" put in: pieces of unlike widths are no boxes of a ruled row
         ("1111122223|" + "1" * 40 + "\n" + "1" * 40 + "\n", []),
         # words of unlike lengths are no grid rows, however many symbols they hold
@@ -524,6 +523,63 @@ def test_a_record_of_one_line_further_on_makes_the_garbled_first_lines_lines():
     text = f"....G.....\n.2.3.53.5.2.2 3:r6c2 anti-diagonal\n{EASY} windoku\n"
     result = run(["count"], stdin=text)
     assert result.stdout.splitlines()[:2] == ["error", "error"] and len(result.stdout.splitlines()) == 3, result.stderr
+
+
+def test_first_lines_that_hold_both_a_board_line_and_rows_of_one_grid_are_refused():
+    # found by fuzzing: a garbled 9x9 candidate grid whose second row, two rows run together,
+    # holds 16 symbols (a 4x4 board's line), and whose other rows have nine fields each: read
+    # as lines, one record a row; as a grid, one record. Neither is sure: refused, as above
+    rows = [".#  .  .  .  .  .  .  .  .", ".  .  .  .  .  .  .  .    .  2  .  .  3  .  4  .", ".  .  .  .  .  .]  .  .  .",
+            ".  .  .  .  5  2  .  3  .", ".  6  .  1  .  .  .  .  7", ".  .  .  .  .  4  5  2  .", ".  8  .  .  .  .  .  .  .",
+            "7  1  .  6  .  .  .  .  ."]  # fmt: skip
+    text = "\n".join(rows) + "\n"
+    for command in (["shuffle", "--seed", "1"], ["count"]):
+        result = run(command, stdin=text)
+        assert result.exit_code == 2 and result.stdout == "" and "--format" in result.stderr, result.stdout
+    assert "puzzle of one line and rows of one grid" in result.stderr
+    assert len(run(["count", "--format", "candidates"], stdin=text).stdout.splitlines()) == 1
+
+
+def test_a_lone_garbled_row_before_a_board_line_does_not_swallow_the_lines_after_it():
+    # found by fuzzing: a garbled line of 56 candidate-like fields (a 56x56 board's row), one of
+    # 79, then a 4x4 board's line: three records of a line each. Read as a 56x56 candidate grid,
+    # the good line was swallowed into one wrong record with the rest of the input
+    first = "- - 4 5 3 2 1 7 8 1 - - - 9 4 - 3 5 2 - - 8 - - 9 - 4 6 - - 4 5 - - 8 3 5 7 3 9 - 6 - 1 2 8 4 1 end2 - 3 5 - 6 4 1"
+    second = " ".join("8---------59-------76---------978245---6531984---41273---591----" + "-836-1----724-8-")[:-2]
+    text = f"{first}\n# a comment between records\n{second}\n# a comment between records\n0142403000202013\n"
+    result = run(["count"], stdin=text)
+    assert result.stdout.splitlines()[:2] == ["error", "error"] and len(result.stdout.splitlines()) == 3, result.stderr
+    assert result.stdout.splitlines()[2] != "error", result.stderr
+
+
+def test_lines_too_long_for_a_row_under_the_shape_are_records_of_their_own():
+    # found by fuzzing: under --shape 4x4, lines of 64 symbols (4x4 Sukakus) were taken for
+    # two rows of one width, so one wrong grid stood for three records
+    line = "0004100000300200123402000004123410001234020012340200003012340004"
+    result = run(["count", "--shape", "4x4", "--symbols", "abcd"], stdin=f"{line}\n{line[::-1]}\n{line}\n")
+    assert result.stdout.splitlines() == ["error"] * 3, result.stderr
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # found by fuzzing: two variant lines too long for any board's row (165 symbols) were
+        # refused as "a guess"; no row is that long, so each is a wrong record of its own
+        2 * ("3.......71.......5....68.....5.19......9.............28....3......235..1.......9." + "0111111123456616" * 5 + "2222\n"),
+        # a short junk line, then a board line with a wrong symbol: 81 symbols make no row
+        "k9  . 6 3\n" + EASY[:40] + "Z" + EASY[41:] + "\n",
+    ],
+)
+def test_lines_too_long_for_any_row_are_records_of_their_own(text):
+    result = run(["count"], stdin=text)
+    assert result.stdout.splitlines() == ["error", "error"], result.stderr
+
+
+def test_a_forced_leetcode_reading_takes_a_comma_after_a_broken_value_for_a_record():
+    # found by fuzzing: "s" then "," under --format leetcode: the comma was skipped as the
+    # broken value's own, though "s" opened no list
+    result = run(["count", "--format", "leetcode"], stdin="s\n,\n")
+    assert result.stdout.splitlines() == ["error", "error"], result.stderr
 
 
 def test_a_refused_input_prints_no_header():

@@ -167,19 +167,29 @@ def read_feed(feed: Feed) -> list | None:
     return list(sudokit.read(feed.data.splitlines(keepends=True), **options))
 
 
-def records_match(feed: Feed, written: int, detected: str | None) -> bool:
-    """Whether ``written`` records answer the feed's records: one each, but where a format of
-    blocks was forced on lines (or the reverse), which lines make a record is moot, and a
-    LeetCode text may hold two boards on one line, or one value over several lines (JSON
-    may be laid out so: a record that opens more lists than it closes goes on to the next)."""
+def records_match(feed: Feed, written: int, detected: str | None, read: int | None = None) -> bool:
+    """Whether ``written`` records answer the feed's records: one each, but where a format was
+    forced on records of another and either is a format of blocks, which lines make a record
+    is the forced format's to say: one answer for each record sudokit reads under it (``read``;
+    moot where the options are refused). A LeetCode text may hold two boards on one line, or
+    one value over several lines (JSON may be laid out so: a record that opens more lists than
+    it closes goes on to the next)."""
     forced = dict(zip(feed.options[::2], feed.options[1::2])).get("--format")
-    if forced is not None and (forced in BLOCKS) != (feed.family in BLOCKS):
-        return True
+    if forced is not None and _foreign(forced, feed.family):
+        return read is None or written == read
     expected = len(feed.cases)
     if (forced or detected) == "leetcode":
         spans = sum(1 for case in feed.cases[:-1] if case.text.count("[") > case.text.count("]"))
         return expected - spans <= written if written < expected else True
     return written == expected
+
+
+def _foreign(forced: str, family: str) -> bool:
+    """Whether forcing ``forced`` on records of ``family`` may regroup their lines: a format of
+    blocks on anything but its own records (HoDoKu's grids are candidate grids), or a format of
+    lines on blocks."""
+    same = forced == family or (forced, family) == ("candidates", "hodoku")
+    return not same and (forced in BLOCKS or family in BLOCKS)
 
 
 def answer_values(text: str, fmt: str, board) -> list[int] | None:
@@ -337,7 +347,7 @@ def check_run(run: Run, outcome: Outcome) -> list[Finding]:
         read = None
     detected = read[0].format if read else None
     outs = output_records(run, outcome.stdout, detected)
-    if not records_match(run.feed, len(outs), detected):
+    if not records_match(run.feed, len(outs), detected, len(read) if read is not None else None):
         add("records", f"{family}: {len(run.feed.cases)} record(s) in, {len(outs)} out")
         return found
     if len(outs) != len(run.feed.cases):

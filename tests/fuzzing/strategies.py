@@ -482,8 +482,12 @@ def _shell_word(word: str) -> str:
 
 
 def _printf(data: bytes) -> str:
-    """A ``printf`` format that writes exactly ``data``."""
+    """A ``printf`` format that writes exactly ``data`` (a format that starts with ``-``
+    would read as an option: its first byte is then written as an escape)."""
     out = []
+    if data[:1] == b"-":
+        out.append("\\055")
+        data = data[1:]
     for byte in data:
         char = chr(byte)
         if char == "%":

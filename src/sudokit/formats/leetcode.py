@@ -153,14 +153,17 @@ def boards(
             # record (the broken one never closed); else the next line that starts with ``[``
             first = start["line"] - line + 1
             opening = next((n for n in range(first, failed - line + 1) if lines[n].lstrip().startswith("[[")), None)
-            scanner.pos = _next_board_line(scanner, lines, failed - line + 1 if opening is None else opening)
+            opened = scanner.text[scanner.line_starts[start["line"] - line]:].lstrip().startswith("[")
+            scanner.pos = _next_board_line(scanner, lines, failed - line + 1 if opening is None else opening, opened)
 
 
-def _next_board_line(scanner: _Scanner, lines: list[str], index: int) -> int:
-    """The offset of the first line from ``index`` on that may start a value: not blank, and
-    not the closing ``]`` or ``,`` of the broken one; the end if none."""
+def _next_board_line(scanner: _Scanner, lines: list[str], index: int, opened: bool = True) -> int:
+    """The offset of the first line from ``index`` on that may start a value: not blank, and,
+    where the broken value opened a list, not its closing ``]`` or ``,`` (a ``,`` after a
+    value that opened none, ``s``, is a wrong record of its own); the end if none."""
+    closers = "]," if opened else ""
     for number in range(index, len(lines)):
-        if lines[number].strip() and lines[number].lstrip()[0] not in "],":
+        if lines[number].strip() and lines[number].lstrip()[0] not in closers:
             return scanner.line_starts[number] + len(lines[number]) - len(lines[number].lstrip())
     return len(scanner.text)
 
