@@ -390,7 +390,8 @@ def section_jar(args) -> None:
     print(f"{'level':8} {'n':>5} {'HoDoKu ms':>10} {'(wall)':>8} {'sudokit ms':>11} {'HoDoKu/sudokit':>15}"
           f" {'sudokit.rate agrees':>20}")  # fmt: skip
     ours_all: dict[str, list[str]] = {}
-    for level in LEVELS:
+    levels = [level for level in LEVELS if level in args.jar_levels.split(",")]
+    for level in levels:
         sudokit.generate(1, level=level, workers=1, seed=args.seed + 99)  # the level's kernels loaded before the clock
         start = time.process_time()
         ours = [board.to_line() for board in sudokit.generate(args.jar_count, level=level, workers=1, seed=args.seed)]
@@ -401,10 +402,10 @@ def section_jar(args) -> None:
         ours_all[level] = ours
         print(f"{level:8} {len(theirs):5} {theirs_ms:10.2f} {1e3 * wall / len(theirs):8.2f} {ours_ms:11.2f} "
               f"{theirs_ms / ours_ms:14.1f}x {agree:12}/{len(theirs):<7}", flush=True)  # fmt: skip
-    judged = hodoku_levels(args.hodoku_jar, [line for level in LEVELS for line in ours_all[level]])
+    judged = hodoku_levels(args.hodoku_jar, [line for level in levels for line in ours_all[level]])
     print("\nHoDoKu's /bs on sudokit's puzzles (at the level asked / made):", end="")
     k = 0
-    for level in LEVELS:
+    for level in levels:
         n = len(ours_all[level])
         print(f" {level} {sum(j == level for j in judged[k:k + n])}/{n}", end="")
         k += n
@@ -432,6 +433,7 @@ def main() -> int:
                         "beside sudokit's at each level (section 7)")
     parser.add_argument("--jar-count", type=int, default=200, help="--hodoku-jar: puzzles a level, each generator")
     parser.add_argument("--jar-warm", type=int, default=50, help="--hodoku-jar: puzzles HoDoKu makes before its clock")
+    parser.add_argument("--jar-levels", default=",".join(LEVELS), help="--hodoku-jar: comma-separated levels to run")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--skip", default="", help="comma-separated sections to skip: " + ",".join(SECTIONS))
     args = parser.parse_args()
