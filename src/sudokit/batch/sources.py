@@ -16,7 +16,7 @@ import numpy as np
 
 from ..board import Record, read
 from ..errors import FormatError
-from ..formats import END_MARK, FORMATS, detect, guess_problem
+from ..formats import FORMATS, clean_lines, judge, read_head
 from ..formats import line as line_format
 from .chunks import TABLE_FORMATS, BatchError, BatchOptions, Chunk, SourceProblem
 
@@ -96,40 +96,19 @@ class TextSource(Source):
             self.total = os.fstat(self.handle.fileno()).st_size
 
     def _detect(self) -> str:
-        """The format, judged by :func:`sudokit.formats.detect` from the first four
-        meaningful lines, as :func:`sudokit.formats.scan` judges it (a garbled row read as
-        a record of its own would break one output record per input record); the input is
-        then read again from the start."""
+        """The format, judged from the first four meaningful lines by
+        :func:`sudokit.formats.judge`, as :func:`sudokit.formats.scan` judges it (a garbled
+        row read as a record of its own would break one output record per input record); the
+        input is then read again from the start."""
         if self.stdin:  # cannot seek: keep what was read ahead
             self.handle = _Rewound(self.handle)
-        head: list[str] = []  # with the blank lines between, which guess_problem weighs
-        first_line = 0
-        meaningful: list[str | None] = []
-        for number, raw in enumerate(self.handle, 1):
-            text = raw.decode("utf-8", "surrogateescape").rstrip("\r\n")
-            if number == 1:
-                text = text.lstrip("\ufeff")
-            stripped = text.strip()
-            if stripped == END_MARK:
-                break
-            if stripped.startswith("#"):
-                continue
-            head.append(text)
-            if stripped:
-                first_line = first_line or number
-                meaningful.append(text)
-                if len(meaningful) == 4:
-                    break
+        head = read_head(clean_lines(self.handle))
         self.handle.seek(0)
-        if not meaningful:
-            return "line"
         o = self.options
-        problem = guess_problem(head, o.shape, o.symbols)
-        if problem is not None:
-            raise BatchError(f"{'<stdin>' if self.stdin else self.path}:{first_line}:1: {problem}")
-        first, second, third, fourth = meaningful + [None] * (4 - len(meaningful))
-        assert first is not None
-        return detect(first, shape=o.shape, symbols=o.symbols, next_line=second, third_line=third, fourth_line=fourth)
+        judged = judge(head, o.shape, o.symbols)
+        if isinstance(judged, FormatError):
+            raise BatchError(f"{'<stdin>' if self.stdin else self.path}:{judged.line}:1: {judged.message}")
+        return judged or "line"
 
     def identity(self) -> dict[str, Any]:
         return {} if self.stdin else _file_identity(self.path)

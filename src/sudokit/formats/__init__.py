@@ -77,25 +77,21 @@ def scan(
     :class:`FormatError` (before the first record) where the first lines leave the format a
     guess that decides which lines make a record (:func:`guess_problem`).
     """
-    numbered = _clean(lines)
-    head: list[Numbered] = []  # the lines read ahead to detect the format, up to the third row
-    for item in numbered:
-        head.append(item)
-        if sum(1 for _, text in head if text.strip()) == 4:
-            break
-    meaningful = [text for _, text in head if text.strip()] + [None, None, None]
-    if meaningful[0] is None:
+    numbered = clean_lines(lines)
+    head = read_head(numbered)
+    if format is None:
+        judged = judge(head, shape, symbols)
+        if judged is None:
+            return
+        if isinstance(judged, FormatError):
+            raise judged.located(source=source)
+        chosen = judged
+    elif not any(text.strip() for _, text in head):
         return
-    chosen = format or detect(
-        meaningful[0], shape=shape, symbols=symbols, next_line=meaningful[1], third_line=meaningful[2], fourth_line=meaningful[3]
-    )
+    else:
+        chosen = format
     if chosen not in FORMATS:
         raise ValueError(f"unknown format {chosen!r}; choose one of {', '.join(FORMATS)}")
-    if format is None:
-        problem = guess_problem([text for _, text in head], shape, symbols)
-        if problem is not None:
-            first = next(number for number, text in head if text.strip())
-            raise FormatError(problem, line=first, column=1, source=source)
     stream = _prepend(head, numbered)
     if chosen in _LINE_PARSERS:
         records = _read_lines(stream, shape, symbols, _LINE_PARSERS[chosen])
@@ -200,7 +196,7 @@ Numbered = tuple[int, str]
 Parsed = tuple[int, int, str, "BoardData | None", "FormatError | None"]
 
 
-def _clean(lines: Iterable[str | bytes]) -> Iterator[Numbered]:
+def clean_lines(lines: Iterable[str | bytes]) -> Iterator[Numbered]:
     """Numbered lines without line ends, BOM or comments, stopping at ``end``; blank lines
     are kept (they separate grid records)."""
     for number, raw in enumerate(lines, 1):
@@ -214,6 +210,33 @@ def _clean(lines: Iterable[str | bytes]) -> Iterator[Numbered]:
         if stripped.startswith("#"):
             continue
         yield number, text
+
+
+def read_head(numbered: Iterator[Numbered]) -> list[Numbered]:
+    """The lines read ahead to judge an input's format: up to four meaningful ones, with the
+    blank lines between them (which :func:`guess_problem` weighs)."""
+    head: list[Numbered] = []
+    for item in numbered:
+        head.append(item)
+        if sum(1 for _, text in head if text.strip()) == 4:
+            break
+    return head
+
+
+def judge(head: list[Numbered], shape: Shape | None = None, symbols: str | None = None) -> str | FormatError | None:
+    """The format of an input from its :func:`read_head` lines (:func:`detect`), or the
+    :class:`FormatError` that refuses it where they leave the format a guess
+    (:func:`guess_problem`, located at the first meaningful line); None for no line at all."""
+    meaningful = [(number, text) for number, text in head if text.strip()]
+    if not meaningful:
+        return None
+    problem = guess_problem([text for _, text in head], shape, symbols)
+    if problem is not None:
+        return FormatError(problem, line=meaningful[0][0], column=1)
+    texts: list[str | None] = [text for _, text in meaningful] + [None] * (4 - len(meaningful))
+    first, second, third, fourth = texts
+    assert first is not None
+    return detect(first, shape=shape, symbols=symbols, next_line=second, third_line=third, fourth_line=fourth)
 
 
 def _prepend(head: list[Numbered], rest: Iterator[Numbered]) -> Iterator[Numbered]:
@@ -383,6 +406,9 @@ __all__ = [
     "detect",
     "format_board",
     "guess_problem",
+    "judge",
+    "read_head",
+    "clean_lines",
     "parse_one",
     "positions",
     "scan",
