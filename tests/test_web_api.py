@@ -196,6 +196,13 @@ def test_a_format_error_names_the_line_and_column_as_the_library_does(app):
     assert body["error"].endswith(expected.value.message)
 
 
+def test_first_lines_that_leave_the_format_a_guess_ask_for_the_format_field(app):
+    # the command line asks for --format; a request names its format in the "format" field
+    text = "4\t1\t4\t0\t1\n.# a comment between records\n"
+    body = refused(post(app, "parse", puzzle=text), 422, 'say the format with the "format" field')
+    assert (body["field"], body["line"], body["column"]) == ("puzzle", 1, 1) and "--format" not in body["error"]
+
+
 def test_parse_wants_exactly_one_board(app):
     refused(post(app, "parse", puzzle="   \n"), 422, "no board")
     body = refused(post(app, "parse", puzzle=EASY + "\n" + EASY + "\n"), 422, "another")

@@ -225,7 +225,8 @@ def board_of(body: Json) -> tuple[Board, str]:
 def _format_error(error: FormatError) -> ApiError:
     """A 422 that says where the text goes wrong, in words and as ``line`` and ``column``."""
     where = f"line {error.line}, column {error.column}: " if error.line is not None else ""
-    return ApiError(422, where + error.message, kind="format", field="puzzle", line=error.line, column=error.column)
+    message = error.message.replace("with --format", 'with the "format" field')  # the API's name for the option
+    return ApiError(422, where + message, kind="format", field="puzzle", line=error.line, column=error.column)
 
 
 def candidates_of(body: Json, board: Board) -> list[list[int]] | None:
