@@ -216,9 +216,11 @@ def read_head(numbered: Iterator[Numbered]) -> list[Numbered]:
     """The lines read ahead to judge an input's format: up to four meaningful ones, with the
     blank lines between them (which :func:`guess_problem` weighs)."""
     head: list[Numbered] = []
+    meaningful = 0
     for item in numbered:
         head.append(item)
-        if sum(1 for _, text in head if text.strip()) == 4:
+        meaningful += bool(item[1].strip())
+        if meaningful == 4:
             break
     return head
 

@@ -124,10 +124,12 @@ def guess_problem(lines: list[str], shape: Shape | None = None, symbols: str | N
     return _BOTH if not records[0] and _two_of_a_width(others, shape) else None
 
 
+#: how a refused guess ends: the option that settles it (the web API names its field instead)
+ASK_FOR_FORMAT = "say the format with --format"
 _NEITHER = ("the first lines are neither puzzles of a line each nor rows of one grid, so which lines make a "
-            "puzzle would be a guess: say the format with --format")
+            f"puzzle would be a guess: {ASK_FOR_FORMAT}")
 _BOTH = ("the first lines hold both a puzzle of one line and rows of one grid, so which lines make a "
-         "puzzle would be a guess: say the format with --format")
+         f"puzzle would be a guess: {ASK_FOR_FORMAT}")
 
 
 def _block_by_border(lines: list[str], shape: Shape | None, symbols: str | None) -> str | None:

@@ -153,11 +153,11 @@ def boards(
             # record (the broken one never closed); else the next line that starts with ``[``
             first = start["line"] - line + 1
             opening = next((n for n in range(first, failed - line + 1) if lines[n].lstrip().startswith("[[")), None)
-            opened = scanner.text[scanner.line_starts[start["line"] - line]:].lstrip().startswith("[")
+            opened = lines[start["line"] - line].lstrip().startswith("[")
             scanner.pos = _next_board_line(scanner, lines, failed - line + 1 if opening is None else opening, opened)
 
 
-def _next_board_line(scanner: _Scanner, lines: list[str], index: int, opened: bool = True) -> int:
+def _next_board_line(scanner: _Scanner, lines: list[str], index: int, opened: bool) -> int:
     """The offset of the first line from ``index`` on that may start a value: not blank, and,
     where the broken value opened a list, not its closing ``]`` or ``,`` (a ``,`` after a
     value that opened none, ``s``, is a wrong record of its own); the end if none."""

@@ -17,6 +17,7 @@ from typing import Any, Iterable
 from ..board import Board, Conflict, read_text
 from ..errors import FormatError
 from ..formats import FORMATS
+from ..formats.detection import ASK_FOR_FORMAT
 from ..logic import Step
 from ..logic.grid import human_rules
 from ..results import Limits, SolveResult, SolveStatus
@@ -225,7 +226,7 @@ def board_of(body: Json) -> tuple[Board, str]:
 def _format_error(error: FormatError) -> ApiError:
     """A 422 that says where the text goes wrong, in words and as ``line`` and ``column``."""
     where = f"line {error.line}, column {error.column}: " if error.line is not None else ""
-    message = error.message.replace("with --format", 'with the "format" field')  # the API's name for the option
+    message = error.message.replace(ASK_FOR_FORMAT, 'say the format with the "format" field')  # the API's name for it
     return ApiError(422, where + message, kind="format", field="puzzle", line=error.line, column=error.column)
 
 
