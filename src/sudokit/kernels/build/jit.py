@@ -26,6 +26,10 @@ from pathlib import Path
 import numba
 from numba.core import types as numba_types
 
+from . import inlining
+
+inlining.apply()  # before any kernel compiles: numba's inliner otherwise copies scopes per block
+
 #: True when NUMBA_DISABLE_JIT=1: kernels run as plain Python (for coverage and debugging)
 JIT_DISABLED = bool(numba.config.DISABLE_JIT)  # type: ignore[attr-defined]
 #: the folder of the kernels: module keys are paths below it, ``search.classic``
