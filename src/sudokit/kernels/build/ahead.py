@@ -391,14 +391,14 @@ def _link_callees_without_running_them(codegen, jit) -> None:
     dispatcher's module whole (the extension's module, all callees linked in, is optimised once
     at the end: the same passes), from generating their machine code in memory (MCJIT) and from
     caching them (in a temporary folder): each of those repeated over every callee linked into
-    every dispatcher, 52, 31 and 4 s of the HoDoKu unit's 180 under the profiler. numba's
+    every dispatcher: 52, 31 and 4 of the HoDoKu unit's 325 s under the profiler. numba's
     runtime library (``nrt``) is built as usual. Where numba is laid out otherwise this does
     nothing: the build is then only slower."""
     jit.CACHE = False
     library: Any = getattr(codegen, "JITCodeLibrary", None)
     engine: Any = getattr(codegen, "JITCPUCodegen", None)
-    needed = [(library, "_optimize_final_module"), (library, "_finalize_specific"), (library, "get_pointer_to_function"), (library, "_ensure_finalized"),
-              (engine, "set_env"), (engine, "_scan_and_fix_unresolved_refs")]
+    needed = [(library, "_optimize_final_module"), (library, "_finalize_specific"), (library, "_ensure_finalized"),
+              (library, "get_pointer_to_function"), (engine, "set_env"), (engine, "_scan_and_fix_unresolved_refs")]
     if not all(hasattr(owner, name) for owner, name in needed):
         return
     finalize_specific, pointer_to = library._finalize_specific, library.get_pointer_to_function
