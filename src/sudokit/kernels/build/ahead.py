@@ -386,45 +386,28 @@ def entries(unit: str) -> str:
 
 
 def _link_callees_without_running_them(codegen, jit) -> None:
-    """The kernels an export calls are compiled by their dispatchers and linked into the
-    extension as LLVM IR; nothing runs them in the build. So numba is kept from optimising each
-    dispatcher's module whole (the extension's module, all callees linked in, is optimised once
-    at the end: the same passes), from generating their machine code in memory (MCJIT) and from
-    caching them (in a temporary folder): each of those repeated over every callee linked into
-    every dispatcher: 52, 31 and 4 of the HoDoKu unit's 325 s under the profiler. numba's
-    runtime library (``nrt``) is built as usual. Where numba is laid out otherwise this does
-    nothing: the build is then only slower."""
+    """The build links an export's callees as LLVM IR and never runs them: numba is kept from
+    optimising, generating and caching each dispatcher's module on its own (the extension's
+    module gets the passes once); numba's runtime library (``nrt``) is built as usual."""
     jit.CACHE = False
     library: Any = getattr(codegen, "JITCodeLibrary", None)
     engine: Any = getattr(codegen, "JITCPUCodegen", None)
     needed = [(library, "_optimize_final_module"), (library, "_finalize_specific"), (library, "_ensure_finalized"),
               (library, "get_pointer_to_function"), (engine, "set_env"), (engine, "_scan_and_fix_unresolved_refs")]
     if not all(hasattr(owner, name) for owner, name in needed):
-        return
-    finalize_specific, pointer_to = library._finalize_specific, library.get_pointer_to_function
+        return  # numba laid out otherwise: the build is only slower
 
-    def finalize_runtime_only(self):
-        if self.name == "nrt":
-            finalize_specific(self)
-        else:  # what numba does to the module before generating its code
-            self._codegen._scan_and_fix_unresolved_refs(self._final_module)
+    def runtime_only(method, otherwise):
+        return lambda self, *args: method(self, *args) if self.name == "nrt" else otherwise(self, *args)
 
-    def no_pointer_but_the_runtime(self, name):
-        if self.name == "nrt":
-            return pointer_to(self, name)
-        self._ensure_finalized()
-        return 0  # a dispatcher's entry: never called in the build
-
-    optimize_final_module = library._optimize_final_module
-
-    def optimize_at_the_export(self):
-        if self.name == "nrt":
-            optimize_final_module(self)
-
-    library._optimize_final_module = optimize_at_the_export
-    library._finalize_specific = finalize_runtime_only
-    library.get_pointer_to_function = no_pointer_but_the_runtime
-    engine.set_env = lambda self, env_name, env: None  # an entry's environment: never called either
+    library._optimize_final_module = runtime_only(library._optimize_final_module, lambda self: None)
+    # what numba does to a module before generating its code, which callers then link
+    library._finalize_specific = runtime_only(
+        library._finalize_specific, lambda self: self._codegen._scan_and_fix_unresolved_refs(self._final_module))
+    # a dispatcher's entry and environment: never called in the build
+    library.get_pointer_to_function = runtime_only(
+        library.get_pointer_to_function, lambda self, name: self._ensure_finalized() or 0)
+    engine.set_env = lambda self, env_name, env: None
 
 
 def build(folder: Path, unit: str, machine: str | None = None) -> None:

@@ -1,15 +1,6 @@
-"""numba's IR inliner copies a callee's scope once a block: a linear copy made quadratic.
-
-Every ``inline="always"`` call site makes numba deep-copy the callee's IR twice
-(``InlineWorker.inline_ir``), block by block, each block with a copy of its own of the one
-scope all blocks share, every variable of the function in it. A callee of B blocks and V
-variables so costs B x V copies rather than B + V; on the kernels' largest callees that was
-most of the compile (the canonical-form unit: 165 of 223 s under the profiler in ``deepcopy``).
-Here the blocks copied during one ``inline_ir`` that share a scope share one copy of it, as
-the blocks of a function do: the same IR, copied once. numba's issues #8989 and #9204 and
-numba-cuda's #688 describe the same cost; ``apply`` does nothing where numba's inliner is laid
-out otherwise (the compile is then only slower, never different).
-"""
+"""numba's IR inliner copies a callee's scope once per block (B x V copies, most of the canon
+unit's compile); here the blocks of one ``inline_ir`` copy share one scope copy, as a function's
+blocks do. numba's issues #8989 and #9204 describe the cost; elsewhere ``apply`` does nothing."""
 
 from __future__ import annotations
 
