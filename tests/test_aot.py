@@ -320,12 +320,19 @@ def _with_kernels(monkeypatch, modules: dict) -> None:
         monkeypatch.setitem(engines._kernels, name, module)
 
 
+#: a pencil-mark puzzle (tests/data/variants/pencilmark.jsonl, its fourth) that the learning
+#: search solves in about 6,000 nodes
+PENCIL_MARKS = (Path(__file__).parent / "data" / "variants" / "pencilmark.jsonl").read_text().splitlines()[3]
+
+
 @pytest.mark.slow  # compiles the general and generation kernels with the JIT too
 def test_ahead_and_jit_general_search_and_generation_agree(monkeypatch):
-    """The general kernel (other shapes, every variant), generation, optimisation and the
-    estimator, compiled ahead of time, walk the JIT's trees: the same counts, nodes, guesses and
-    solutions, the same puzzles from the same seed, the same optimum and estimate."""
-    names = ("search.general", "search.general_batch", "search.generate", "search.optimize", "search.estimate")
+    """The general kernel (other shapes, every variant), generation, optimisation, the
+    estimator and the learning search, compiled ahead of time, walk the JIT's trees: the same
+    counts, nodes, guesses and solutions, the same puzzles from the same seed, the same optimum
+    and estimate."""
+    names = ("search.general", "search.general_batch", "search.generate", "search.optimize", "search.estimate",
+             "search.learn")
     ahead = {name: aot.load(name) for name in names}
     if any(module is None for module in ahead.values()):
         pytest.skip("no kernels compiled ahead of time for these sources and this CPU")
@@ -347,6 +354,10 @@ def test_ahead_and_jit_general_search_and_generation_agree(monkeypatch):
 
             search = engines.GeneralSearch(sudokit.as_board(text), engine="dfs")
             search.run(Limits(3, node_limit=20_000))
+            seen.append((search.count, search.nodes, search.guesses, search.out.tolist()))
+        for text, most in ((PENCIL_MARKS, 2), ("." * 625, 1)):  # 6,024 nodes of learning; a big board's start
+            search = engines.GeneralSearch(sudokit.as_board(text), engine="learn")
+            search.run(Limits(most, node_limit=20_000))
             seen.append((search.count, search.nodes, search.guesses, search.out.tolist()))
         made = sudokit.generate(3, shape="4x4", seed=5) + sudokit.generate(2, shape="6x6", seed=5)
         made += sudokit.generate(1, shape="9x9", seed=5, symmetry="rot180")
@@ -399,4 +410,24 @@ def test_nested_chains_are_compiled_ahead_and_load_no_numba():
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["9.7/9.7/2.6", "False"]
+    assert "compiling" not in done.stderr
+
+
+def test_the_learning_search_is_compiled_ahead_and_loads_no_numba():
+    """A hard pencil-mark puzzle sends the search to the learning kernel: with the general unit
+    built, its first count compiles nothing (it once compiled for half a minute)."""
+    if aot.load("search.general") is None:
+        pytest.skip("no kernels compiled ahead of time for these sources and this CPU")
+    probe = (
+        "import sys, sudokit\n"
+        "from sudokit import engines\n"
+        "from sudokit.results import Limits\n"
+        f"search = engines.GeneralSearch(sudokit.as_board({PENCIL_MARKS!r}))\n"
+        "search.run(Limits(2))\n"
+        "print(search.count, search.learner is not None, 'numba' in sys.modules)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["1", "True", "False"]
     assert "compiling" not in done.stderr

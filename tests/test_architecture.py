@@ -272,8 +272,9 @@ def test_no_public_name_shadows_a_module():
 
 
 #: the kernels the Python layer calls that are compiled on first use rather than ahead of time
-#: (every other entry is in ``kernels/build/ahead.py``'s ``EXPORTS``)
-JIT_ENTRIES = {"search.learn": ("search",)}
+#: (every other entry is in ``kernels/build/ahead.py``'s ``EXPORTS``): none since the learning
+#: search joined the build
+JIT_ENTRIES: dict[str, tuple[str, ...]] = {}
 MAX_KERNEL_PARAMETERS = 10
 
 

@@ -47,9 +47,10 @@ UNITS: dict[str, tuple[str, ...]] = {
     "_ahead_hodoku": ("hodoku.core", "hodoku.solver"),
     "_ahead_nested": ("se.nested",),
     "_ahead_se": ("se.core", "se.rate"),
-    "_ahead_search": ("search.classic", "search.hexa", "search.givens"),
+    "_ahead_general": ("search.general", "search.general_batch", "search.generate", "search.optimize", "search.estimate",
+                       "search.learn"),
     "_ahead_canon": ("search.canon",),
-    "_ahead_general": ("search.general", "search.general_batch", "search.generate", "search.optimize", "search.estimate"),
+    "_ahead_search": ("search.classic", "search.hexa", "search.givens"),
 }
 BUILD = 3
 
@@ -73,6 +74,12 @@ _SE_STEP = "SE_GRID, SE_WS, SE_HINT, SE_HINT, SE_HINT"
 _HOUSES = "Array(int32, 2, 'C', readonly=True)"
 _VARIANT = "Tuple((uint64[::1], int32[:, ::1], int64[:, ::1], uint64[::1]))"
 _GRIDS = f"{_HOUSES}, {_HOUSES}, uint64, int64[::1], int64"
+#: the learning search's state, in ``learner.STATE``'s order
+_LEARN_STATE = (
+    "Tuple((int8[::1], int32[::1], int64[::1], int32[::1], int32[::1], uint64[::1], int8[::1], float64[::1], int32[::1],"
+    " int32[::1], int64[::1], int32[::1], int64[::1], int32[::1], int32[::1], int8[::1], int32[::1], int32[::1], int32[::1],"
+    " int64[::1], uint8[::1], int32[::1], int64[::1], int64[::1], float64[::1]))"
+)
 
 #: kernel module -> exported function -> numba signature (arrays C-contiguous, as the Python
 #: layer makes them). The compiled functions do not check their arguments' types (a wrong
@@ -146,6 +153,14 @@ EXPORTS: dict[str, dict[str, str]] = {
             f" {_VARIANT})"
         ),
     },
+    # the learning search of hard variants (pencil marks, jigsaws) and big boards: its board
+    # tables and state arrays are ``learner``'s
+    "search.learn": {
+        "search": (
+            f"int64(uint8[::1], Tuple(({_HOUSES}, {_HOUSES}, int32[:, ::1], int32[:, ::1], uint64[:, :, ::1],"
+            f" int32[:, :, ::1])), int64[::1], int64, int64, int64, uint8[::1], {_LEARN_STATE}, uint64[::1])"
+        ),
+    },
     "search.estimate": {
         "probes": (
             "void(uint64[::1], Tuple((int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[::1])), int64,"
@@ -185,6 +200,7 @@ PLAIN: dict[str, tuple[str, tuple[str, ...]]] = {
 #: argument (they get this module's namespace)
 BOUND: dict[str, tuple[str, tuple[str, ...]]] = {
     "search.general": ("search.options", ("options_for",)),
+    "search.learn": ("search.learner", ("Learner",)),
 }
 #: the module constants the Python layer reads, kept beside the compiled functions
 CONSTANTS: dict[str, tuple[str, ...]] = {
@@ -199,6 +215,7 @@ CONSTANTS: dict[str, tuple[str, ...]] = {
     "search.generate": ("CLASSIC", "GENERAL", "SLICED", "UNIQUE", "MINIMAL", "CELL_MINIMAL"),
     "search.optimize": ("SWEEPS", "STATS_SIZE", "FOUND", "BEST"),
     "search.estimate": (),
+    "search.learn": (),
     "se.core": (),
     "se.nested": (),
     "search.canon": ("HOW_SIZE",),
