@@ -68,18 +68,13 @@ RECORDS = {
     "SE_HINT": ("se.record", "new_hint"),
     "SE_WS": ("se.record", "new_workspace"),
     "SE_HINTS": ("se.record", "new_hints"),
+    "LEARN_STATE": ("search.learner", "state_record"),
 }
 _SE_STEP = "SE_GRID, SE_WS, SE_HINT, SE_HINT, SE_HINT"
 #: the general kernel's tables: a geometry's (read-only) and a variant's (``kernels/search/cages.py``)
 _HOUSES = "Array(int32, 2, 'C', readonly=True)"
 _VARIANT = "Tuple((uint64[::1], int32[:, ::1], int64[:, ::1], uint64[::1]))"
 _GRIDS = f"{_HOUSES}, {_HOUSES}, uint64, int64[::1], int64"
-#: the learning search's state, in ``learner.STATE``'s order
-_LEARN_STATE = (
-    "Tuple((int8[::1], int32[::1], int64[::1], int32[::1], int32[::1], uint64[::1], int8[::1], float64[::1], int32[::1],"
-    " int32[::1], int64[::1], int32[::1], int64[::1], int32[::1], int32[::1], int8[::1], int32[::1], int32[::1], int32[::1],"
-    " int64[::1], uint8[::1], int32[::1], int64[::1], int64[::1], float64[::1]))"
-)
 
 #: kernel module -> exported function -> numba signature (arrays C-contiguous, as the Python
 #: layer makes them). The compiled functions do not check their arguments' types (a wrong
@@ -158,7 +153,7 @@ EXPORTS: dict[str, dict[str, str]] = {
     "search.learn": {
         "search": (
             f"int64(uint8[::1], Tuple(({_HOUSES}, {_HOUSES}, int32[:, ::1], int32[:, ::1], uint64[:, :, ::1],"
-            f" int32[:, :, ::1])), int64[::1], int64, int64, int64, uint8[::1], {_LEARN_STATE}, uint64[::1])"
+            f" int32[:, :, ::1])), int64[::1], int64, int64, int64, uint8[::1], LEARN_STATE, uint64[::1])"
         ),
     },
     "search.estimate": {

@@ -26,8 +26,8 @@ S_BLOCK = 15  #: 1 when a solution was reported and is still to be blocked
 S_CONFLICT = 16  #: the conflict found by propagate (a reason code)
 S_CONFLICT2 = 17  #: the second variable of a two-true conflict
 S_SHRUNK = 18  #: literals that shrinking took out of learnt clauses
-S_UNIT = 24  #: restart unit (conflicts); 0: RESTART_UNIT
-S_KEEP = 25  #: learnt clauses kept at first; 0: FIRST_MAX_LEARNT
+S_UNIT = 24  #: restart unit (conflicts); 0: ``learn.RESTART_UNIT``
+S_KEEP = 25  #: learnt clauses kept at first; 0: ``learn.FIRST_MAX_LEARNT``
 S_XTOP = 27  #: explanations in use (``xlits``)
 S_GAC = 28  #: 1: the all-different filter runs after unit propagation
 S_SIZE = 32
@@ -75,6 +75,14 @@ def new_state(cells: int, size: int, houses: np.ndarray) -> dict[str, np.ndarray
         "st": np.zeros(S_SIZE, dtype=np.int64),
         "fl": np.zeros(F_SIZE, dtype=np.float64),
     }
+
+
+def state_record(state: dict[str, np.ndarray] | None = None) -> tuple[np.ndarray, ...]:
+    """The state's arrays as ``search`` takes them, in ``STATE``'s order (with none given, a
+    one-cell board's: the build reads the record's types from it)."""
+    if state is None:
+        state = new_state(1, 1, np.zeros((1, 1), dtype=np.int32))
+    return tuple(state[name] for name in STATE)
 
 
 def grow(state: dict[str, np.ndarray]) -> None:
@@ -150,10 +158,9 @@ class Learner:
 
     def call(self, ctl: np.ndarray, limit: int, node_budget: int, record_at: int,
              out: np.ndarray) -> int:
-        s = self.state
         board = (self.houses, self.cell_houses, self.pos, self.ix_house, self.ix_mask, self.ix_at)
-        return self.search(self.givens, board, ctl, limit, node_budget, record_at, out,
-                           tuple(s[name] for name in STATE), self.marks)
+        return self.search(self.givens, board, ctl, limit, node_budget, record_at, out, state_record(self.state),
+                           self.marks)
 
     def grow(self) -> None:
         grow(self.state)
