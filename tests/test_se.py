@@ -184,6 +184,18 @@ def test_a_budget_gives_unknown_and_a_lower_bound_not_a_hang():
     assert str(rating).startswith(f"SE >={rating.er:.1f}/")
 
 
+def test_a_budgeted_rating_does_not_depend_on_what_was_rated_before():
+    """The searches' caches (values whose cells a pass found nothing in, the nested chains'
+    remembered answers) spare work that a budget counts: they start empty for every board, so
+    the same call gives the same answer (it gave 6.5, then 7.5)."""
+    puzzle = FORUM[1][0]
+    first = [sudokit.rate(puzzle, scale="se", potential_limit=5_000).er for _ in range(2)]
+    sudokit.rate(SHOWCASE[0][2], scale="se")
+    again = sudokit.rate(puzzle, scale="se", potential_limit=5_000).er
+    assert first == [again, again]
+    assert sudokit.explain_se(puzzle, potential_limit=5_000).result.er == again
+
+
 def test_each_budget_counts_its_own_unit():
     """``node_limit`` counts search nodes (the proof that the puzzle has one solution),
     ``potential_limit`` SE's potentials: a node budget never cuts SE's chains short, and a
@@ -290,6 +302,36 @@ def test_cli_rate_and_explain_on_se_scale():
     assert "<stdin>:1:1: Sudoku Explainer's scale rates classic 9x9 boards" in mixed.stderr
     explained = runner.invoke(cli, ["explain", "--scale", "se"], input="...21.4..42.....\n" + puzzle + "\n")
     assert explained.exit_code == 2 and explained.stdout.startswith("error\n" + puzzle)
+
+
+def test_multiple_chains_grow_each_chaining_once_without_changing_a_step():
+    """A cell's and a region's forcing chains need the same "on" chainings again and again
+    (``chains.frame_keep``): kept for the search, the path is the same step for step, with
+    fewer potentials processed."""
+    from sudokit import Board
+    from sudokit.kernels.se import record
+    from sudokit.logic import se as se_logic
+
+    def path(puzzle: str, keep: bool) -> tuple[list, int, int]:
+        engine = se_logic._Engine(keep=keep)  # without: no store, every chaining grown again
+        engine.load(Board.from_line(puzzle))
+        engine.budget(None)
+        steps = []
+        while not engine.k.core.solved(engine.g):
+            rule = engine.step()
+            assert rule >= 0
+            steps.append((rule, engine.hint_step()))
+            engine.apply()
+        return steps, engine.work, int(engine.ws[record.WS_KEPT_STATE][2])
+
+    multiple = [row[2] for row in SHOWCASE if row[1] >= 8.0]
+    assert len(multiple) == 6
+    for puzzle in multiple:
+        kept, work, hits = path(puzzle, True)
+        plain, plain_work, plain_hits = path(puzzle, False)
+        assert kept == plain
+        assert any(rule in (30, 31) for rule, _ in plain)  # cell, region or dynamic forcing chains
+        assert hits > 0 and plain_hits == 0 and work < plain_work
 
 
 @pytest.mark.slow  # a nested path takes seconds, twice

@@ -160,15 +160,17 @@ class SEResult:
 
 class _Engine:
     """The kernel arrays one thread rates with (reused from board to board); ``memo``: the
-    nested chains remember their inner searches' answers for a step (``kernels/se/memo.py``)."""
+    nested chains remember their inner searches' answers for a step (``kernels/se/memo.py``);
+    ``keep``: a multiple-chain search grows each "on" chaining once (``chains.frame_keep``)."""
 
-    def __init__(self, memo: bool = True) -> None:
+    def __init__(self, memo: bool = True, keep: bool = True) -> None:
         kernels = engines.se_kernels()
         self.k = kernels
         self.memo = memo
+        self.keep = keep
         self.g = kernels.core.new_grid()
-        # the memo (nested rules only) is calloc'd: untouched pages cost nothing
-        self.ws = kernels.core.new_workspace(memo=memo)
+        # the memo (nested rules only) and the kept chainings are calloc'd: untouched pages cost nothing
+        self.ws = kernels.core.new_workspace(memo=memo, keep=keep)
         self.h = kernels.core.new_hint()
         self.scratch = kernels.core.new_hint()
         self.best = kernels.core.new_hint()
@@ -184,6 +186,11 @@ class _Engine:
         self.res[:] = 0
         self.rates[:] = 0.0
         self.ws[WS_COUNTERS][W_WORK:] = 0  # work counters; the visit stamp only grows
+        # what the last boards' searches found nothing in, or answered, would spare work that
+        # a budget counts: a budgeted rating must not depend on what was rated before it
+        for ws in (self.ws, *(self.nest[1:3] if self.nest is not None else ())):
+            ws[R.WS_NOTHING_FOUND][:] = 0
+            ws[R.WS_MEMO_STATE][R.MEMO_VALUES:] = -1
 
     def budget(self, units: int | None) -> None:
         """Let the chain searches process ``units`` more potentials (None: no limit)."""
@@ -220,7 +227,8 @@ class _Engine:
         if self.nest is None:
             counters = self.ws[WS_COUNTERS]  # shared: the inner searches' work counts against the budget
             kernel = engines.se_nested_kernel()
-            self.nest = (kernel, self.k.core.new_workspace(counters, memo=self.memo), self.k.core.new_workspace(counters),
+            self.nest = (kernel, self.k.core.new_workspace(counters, memo=self.memo, keep=self.keep),
+                         self.k.core.new_workspace(counters, keep=self.keep),
                          kernel.new_hints(), kernel.new_hints())
         kernel, *arrays = self.nest
         return int(kernel.nested_step(self.g, self.ws, self.h, *arrays, self.k.rate.BASE_RULES))

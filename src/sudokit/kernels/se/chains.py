@@ -42,7 +42,7 @@ from .record import (
     WS_DIGIT_CELLS, WS_FRAME, WS_HIDDEN, WS_HIDDEN_COUNT, WS_HIDDEN_START, WS_MEM, WS_NEST_CPLX,
     WS_NEST_ID, WS_NOTHING_CELLS, WS_NOTHING_FOUND, WS_ORDER, WS_OUT, WS_OUT_CAUSE, WS_PARENT_COUNT,
     WS_PARENT_START, WS_POOL, WS_QUEUE_OFF, WS_QUEUE_ON, WS_SOURCE_CAND, WS_SOURCE_POS, WS_UNDO,
-    WS_VISIT, W_BUDGET, W_CYCLE_STEPS, W_DISTANCE_STEPS, W_OVER, W_STAMP, W_WORK,
+    WS_VISIT, WS_KEPT_AT, WS_KEPT_DATA, WS_KEPT_STATE, W_BUDGET, W_CYCLE_STEPS, W_DISTANCE_STEPS, W_OVER, W_STAMP, W_WORK,
 )  # fmt: skip
 from .core import (
     digit_masks, CELL_POS, CELL_REGION, LOW, POP, REGION, SEES, add_cell, add_elim, clear_hint,
@@ -83,7 +83,7 @@ def borrow_workspace(ws):
         borrowed(ws[25]), borrowed(ws[26]), borrowed(ws[27]), borrowed(ws[28]), borrowed(ws[29]),
         borrowed(ws[30]), borrowed(ws[31]), borrowed(ws[32]), borrowed(ws[33]), borrowed(ws[34]),
         borrowed(ws[35]), borrowed(ws[36]), borrowed(ws[37]), borrowed(ws[38]), borrowed(ws[39]),
-        borrowed(ws[40]),
+        borrowed(ws[40]), borrowed(ws[41]), borrowed(ws[42]), borrowed(ws[43]),
     )
 
 
@@ -446,6 +446,105 @@ def seed(ws, f, p):
     """Start frame f from the one potential p."""
     frame_reset(ws, f)
     frame_add(ws, f, p, C_NONE)
+
+
+# -- chainings kept while a multiple-chain search lasts -------------------------------------------
+#
+# A multiple-chain search grows the chaining of a candidate "on" once for its cell and again for
+# each region where it is not the value's first place (``forcing._multiple``): 2.5 times on
+# average over diabolical_se's static searches. The chaining is a function of the grid, the
+# potential and the search's mode, so the search keeps each one (its frame, packed) and copies
+# it back when asked again. An entry: the frame's scalars, then per member (in arrival order,
+# "on" then "off") the potential, its parents' start and count, its cause (and, nested, its
+# inner hint's complexity and identity), then the parent pool.
+
+_KEPT_HEAD = 10  #: F_NON, F_NOFF, F_POOL, then F_ABSURD to F_V_CAUSE
+
+
+@kernel
+def kept_reset(ws):
+    """A search begins: what the last one kept is stale."""
+    state = ws[WS_KEPT_STATE]
+    state[0] += 1
+    state[1] = 0
+
+
+@kernel
+def frame_keep(ws, f, p, nested):
+    """Keep frame f, grown from potential p, for the rest of the search (if it fits)."""
+    at, data, state = ws[WS_KEPT_AT], ws[WS_KEPT_DATA], ws[WS_KEPT_STATE]
+    fs = ws[WS_FRAME]
+    non, noff, npool = fs[f, F_NON], fs[f, F_NOFF], fs[f, F_POOL]
+    each = 6 if nested else 4
+    o = state[1]
+    if o + _KEPT_HEAD + (non + noff) * each + npool > data.shape[0]:
+        return
+    mem_start, mem_count, cause, order, pool = ws[WS_PARENT_START], ws[WS_PARENT_COUNT], ws[WS_CAUSE], ws[WS_ORDER], ws[WS_POOL]
+    nest_c, ids = ws[WS_NEST_CPLX], data.view(np.uint64)
+    data[o] = non
+    data[o + 1] = noff
+    data[o + 2] = npool
+    for j in range(7):
+        data[o + 3 + j] = fs[f, F_ABSURD + j]
+    e = o + _KEPT_HEAD
+    for k in range(non + noff):
+        q = order[f, k] if k < non else order[f, NP - 1 - (k - non)]
+        data[e] = q
+        data[e + 1] = mem_start[f, q]
+        data[e + 2] = mem_count[f, q]
+        data[e + 3] = cause[f, q]
+        if nested:
+            data[e + 4] = nest_c[f, q]
+            ids[e + 5] = ws[WS_NEST_ID][f, q]
+        e += each
+    for j in range(npool):
+        data[e + j] = pool[f, j]
+    at[p, 0] = state[0]
+    at[p, 1] = o
+    state[1] = e + npool
+
+
+@kernel
+def frame_recall(ws, f, p, nested):
+    """Frame f as the chaining from p left it earlier in this search: 1 if it ended in a
+    contradiction, 0 if not, -1 if it was not kept (then f is untouched)."""
+    at, data, state = ws[WS_KEPT_AT], ws[WS_KEPT_DATA], ws[WS_KEPT_STATE]
+    if at[p, 0] != state[0]:
+        state[3] += 1
+        return -1
+    o = at[p, 1]
+    frame_reset(ws, f)
+    fs = ws[WS_FRAME]
+    stamp = fs[f, F_STAMP]
+    non, noff, npool = data[o], data[o + 1], data[o + 2]
+    fs[f, F_NON] = non
+    fs[f, F_NOFF] = noff
+    fs[f, F_POOL] = npool
+    for j in range(7):
+        fs[f, F_ABSURD + j] = data[o + 3 + j]
+    mem, mem_start, mem_count, cause, order, pool = (
+        ws[WS_MEM], ws[WS_PARENT_START], ws[WS_PARENT_COUNT], ws[WS_CAUSE], ws[WS_ORDER], ws[WS_POOL])
+    nest_c, ids = ws[WS_NEST_CPLX], data.view(np.uint64)
+    each = 6 if nested else 4
+    e = o + _KEPT_HEAD
+    for k in range(non + noff):
+        q = data[e]
+        if k < non:
+            order[f, k] = q
+        else:
+            order[f, NP - 1 - (k - non)] = q
+        mem[f, q] = stamp
+        mem_start[f, q] = data[e + 1]
+        mem_count[f, q] = data[e + 2]
+        cause[f, q] = data[e + 3]
+        if nested:
+            nest_c[f, q] = data[e + 4]
+            ws[WS_NEST_ID][f, q] = ids[e + 5]
+        e += each
+    for j in range(npool):
+        pool[f, j] = data[e + j]
+    state[2] += 1
+    return fs[f, F_ABSURD]
 
 
 # -- the best hint -----------------------------------------------------------------------------------

@@ -39,9 +39,12 @@ from .chains import (
     F_V_START,
     ancestors,
     do_chaining,
+    frame_keep,
     frame_off,
+    frame_recall,
     frame_on,
     in_frame,
+    kept_reset,
     offer,
     over_budget,
     pcell,
@@ -310,6 +313,7 @@ def _multiple(g, ws, h, mode, level, nl, collect, hl, source, inner):
     tv = np.zeros(9, dtype=np.bool_)
     frames = np.zeros(9, dtype=np.int64)
     fs = ws[R.WS_FRAME]
+    kept_reset(ws)
     for cell in range(81):
         card = POP[cand[cell]]
         if not (card > 2 or (card > 1 and dynamic)):
@@ -329,9 +333,14 @@ def _multiple(g, ws, h, mode, level, nl, collect, hl, source, inner):
             fon = k
             foff = 9
             # the value on, then off (the static form needs only "on": no contradictions
-            # there, no double implications)
-            seed(ws, fon, p_on)
-            if DC(g, ws, fon, y_links, dynamic, level, nl, inner) and dynamic:  # noqa: F821 - bound per tier
+            # there, no double implications); "on" chainings kept for the regions' turn
+            absurd = frame_recall(ws, fon, p_on, nested)
+            if absurd < 0:
+                seed(ws, fon, p_on)
+                absurd = 1 if DC(g, ws, fon, y_links, dynamic, level, nl, inner) else 0  # noqa: F821 - bound per tier
+                if not nishio and not over_budget(ws):
+                    frame_keep(ws, fon, p_on, nested)
+            if absurd == 1 and dynamic:
                 tf[0], tp[0], tv[0] = fon, fs[fon, F_AB_ON], fs[fon, F_AB_VIRTUAL] == 1
                 tf[1], tp[1], tv[1] = fon, fs[fon, F_AB_OFF], fs[fon, F_AB_VIRTUAL] == 0
                 if HINT(g, ws, h, found, collect, hl, kind, sub, base, 7, p_on, p_off, 2, tf, tp, tv,  # noqa: F821
@@ -377,8 +386,11 @@ def _multiple(g, ws, h, mode, level, nl, collect, hl, source, inner):
                     else:
                         fr = nxt
                         nxt += 1
-                        seed(ws, fr, pot(c, v, 1))
-                        DC(g, ws, fr, y_links, dynamic, level, nl, inner)  # noqa: F821
+                        if frame_recall(ws, fr, pot(c, v, 1), nested) < 0:
+                            seed(ws, fr, pot(c, v, 1))
+                            DC(g, ws, fr, y_links, dynamic, level, nl, inner)  # noqa: F821
+                            if not over_budget(ws):
+                                frame_keep(ws, fr, pot(c, v, 1), nested)
                         frames[nf] = fr
                     nf += 1
                 f0 = frames[0]

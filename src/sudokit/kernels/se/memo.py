@@ -22,6 +22,7 @@ from ..build.jit import kernel
 from .record import (
     G_CAND,
     G_VALUES,
+    MEMO_VALUES,
     WS_ADV,
     WS_ADV_COUNT,
     WS_ADV_CPLX,
@@ -39,7 +40,7 @@ M_GEN = 0  #: the state's generation: slots of another one are stale
 M_HEAD = 1  #: words written since the memo was made (the ring's write position, unwrapped)
 M_HITS = 2
 M_MISSES = 3
-M_VALUES = 4  #: the values placed on the grid the answers were found in (81 slots)
+M_VALUES = MEMO_VALUES  #: the values placed on the grid the answers were found in (81 slots)
 
 _HEAD = 4  #: an entry's first words: level, nesting level, potentials, parents
 _KEY = _HEAD + 162  #: then the reduced grid's candidates and the source grid's

@@ -18,6 +18,7 @@ ADV_MAX = 729  #: advanced potentials (dynamic (+))
 ADV_POOL = 729 * 24
 MEMO_SLOTS = 4096  #: a nested workspace's remembered advanced implications (``memo``): slots
 MEMO_DATA = 1 << 22  #: ... and the words they may fill (32 MB, touched only as used)
+KEPT_DATA = 1 << 21  #: the words a multiple-chain search may keep its "on" chainings in (``chains.frame_keep``)
 
 
 #: the grid's arrays (``new_grid`` makes them in this order): kernels read ``g[G_CAND]``
@@ -91,6 +92,10 @@ WS_CYCLE_CAUSE = 37
 WS_MEMO_SLOTS = 38
 WS_MEMO_DATA = 39
 WS_MEMO_STATE = 40
+MEMO_VALUES = 4  #: ``ws[WS_MEMO_STATE]``'s slot where the values the answers were found with begin
+WS_KEPT_AT = 41
+WS_KEPT_DATA = 42
+WS_KEPT_STATE = 43
 #: the counters (``ws[WS_COUNTERS]``), shared by a workspace and its nested ones
 W_STAMP = 0  #: the last visit stamp handed out (only grows)
 W_WORK = 1  #: work done (potentials processed), what the budget counts
@@ -120,10 +125,11 @@ def new_hint():
     )
 
 
-def new_workspace(counters=None, memo=False):
+def new_workspace(counters=None, memo=False, keep=True):
     """Frames, queues, grid undo log and scratch for the chain finders. Nested chains run in
     workspaces of their own that share the outer one's ``counters`` (work done, budget); with
-    ``memo`` a workspace remembers its nested chains' advanced implications (``memo``)."""
+    ``memo`` a workspace remembers its nested chains' advanced implications (``memo``); with
+    ``keep`` its multiple-chain searches keep their "on" chainings (``chains.frame_keep``)."""
     slots, words = (MEMO_SLOTS, MEMO_DATA) if memo else (0, 0)
     return (
         np.zeros((FRAMES, NP), dtype=np.int64),  # 0 mem: stamp when the potential is in the frame
@@ -167,6 +173,9 @@ def new_workspace(counters=None, memo=False):
         np.zeros((slots, 3), dtype=np.int64),  # 38 memo slots: generation, where, words
         np.zeros(words, dtype=np.int64),  # 39 memo entries, a ring
         np.zeros(4 + 81, dtype=np.int64),  # 40 memo state: generation, words written, hits, misses, values
+        np.zeros((NP, 2), dtype=np.int64),  # 41 kept chainings: per potential, the search's generation and where
+        np.zeros(KEPT_DATA if keep else 0, dtype=np.int64),  # 42 ... the frames, written one after the other (calloc'd)
+        np.zeros(4, dtype=np.int64),  # 43 ... state: generation, words written, hits, misses
     )
 
 
