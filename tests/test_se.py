@@ -335,6 +335,34 @@ def test_multiple_chains_grow_each_chaining_once_without_changing_a_step():
 
 
 @pytest.mark.slow  # a nested path takes seconds, twice
+def test_inner_searches_skip_the_chains_that_read_nothing_changed_without_changing_a_step():
+    """A nested chain's inner forcing chains and cycles that read no cell and no region the
+    outer chain changed grow as in the outer grid, and their hints have no rule parents
+    (``nested.unary_all``): skipping them, the path is the same step for step (rule, hint,
+    complexity) with fewer potentials processed."""
+    from sudokit import Board
+    from sudokit.logic import se as se_logic
+
+    def path(reads: bool) -> tuple[list, int]:
+        engine = se_logic._Engine(reads=reads)
+        engine.load(Board.from_line(FORUM[2][0]))
+        engine.budget(None)
+        steps = []
+        while not engine.k.core.solved(engine.g):
+            rule = engine.step()
+            assert rule >= 0
+            steps.append((rule, engine.hint_step()))
+            engine.apply()
+        return steps, engine.work
+
+    skipping, work = path(True)
+    plain, plain_work = path(False)
+    assert skipping == plain
+    assert any(rule in (33, 34) for rule, _ in plain)  # nested forcing chains, whose inner searches are unary
+    assert work < plain_work
+
+
+@pytest.mark.slow  # a nested path takes seconds, twice
 def test_nested_chains_remember_answers_without_changing_a_step():
     """Two chains of a step often reduce the grid alike, and a nested chain's inner searches
     then answer the same (``kernels/se/memo.py``): remembered, the path is the same step for

@@ -161,13 +161,16 @@ class SEResult:
 class _Engine:
     """The kernel arrays one thread rates with (reused from board to board); ``memo``: the
     nested chains remember their inner searches' answers for a step (``kernels/se/memo.py``);
-    ``keep``: a multiple-chain search grows each "on" chaining once (``chains.frame_keep``)."""
+    ``keep``: a multiple-chain search grows each "on" chaining once (``chains.frame_keep``);
+    ``reads``: the nested chains' inner unary searches skip the chains that read nothing the
+    outer chain changed (``nested.unary_all``). Each is off only to show it changes no step."""
 
-    def __init__(self, memo: bool = True, keep: bool = True) -> None:
+    def __init__(self, memo: bool = True, keep: bool = True, reads: bool = True) -> None:
         kernels = engines.se_kernels()
         self.k = kernels
         self.memo = memo
         self.keep = keep
+        self.reads = reads
         self.g = kernels.core.new_grid()
         # the memo (nested rules only) and the kept chainings are calloc'd: untouched pages cost nothing
         self.ws = kernels.core.new_workspace(memo=memo, keep=keep)
@@ -186,11 +189,12 @@ class _Engine:
         self.res[:] = 0
         self.rates[:] = 0.0
         self.ws[WS_COUNTERS][W_WORK:] = 0  # work counters; the visit stamp only grows
-        # what the last boards' searches found nothing in, or answered, would spare work that
-        # a budget counts: a budgeted rating must not depend on what was rated before it
+        # what the last boards' searches found nothing in, answered or read would spare work
+        # that a budget counts: a budgeted rating must not depend on what was rated before it
         for ws in (self.ws, *(self.nest[1:3] if self.nest is not None else ())):
             ws[R.WS_NOTHING_FOUND][:] = 0
             ws[R.WS_MEMO_STATE][R.MEMO_VALUES:] = -1
+            ws[R.WS_READS_KEY][0] = 0
 
     def budget(self, units: int | None) -> None:
         """Let the chain searches process ``units`` more potentials (None: no limit)."""
@@ -227,8 +231,8 @@ class _Engine:
         if self.nest is None:
             counters = self.ws[WS_COUNTERS]  # shared: the inner searches' work counts against the budget
             kernel = engines.se_nested_kernel()
-            self.nest = (kernel, self.k.core.new_workspace(counters, memo=self.memo, keep=self.keep),
-                         self.k.core.new_workspace(counters, keep=self.keep),
+            self.nest = (kernel, self.k.core.new_workspace(counters, memo=self.memo, keep=self.keep, reads=self.reads),
+                         self.k.core.new_workspace(counters, keep=self.keep, reads=self.reads),
                          kernel.new_hints(), kernel.new_hints())
         kernel, *arrays = self.nest
         return int(kernel.nested_step(self.g, self.ws, self.h, *arrays, self.k.rate.BASE_RULES))

@@ -83,7 +83,8 @@ def borrow_workspace(ws):
         borrowed(ws[25]), borrowed(ws[26]), borrowed(ws[27]), borrowed(ws[28]), borrowed(ws[29]),
         borrowed(ws[30]), borrowed(ws[31]), borrowed(ws[32]), borrowed(ws[33]), borrowed(ws[34]),
         borrowed(ws[35]), borrowed(ws[36]), borrowed(ws[37]), borrowed(ws[38]), borrowed(ws[39]),
-        borrowed(ws[40]), borrowed(ws[41]), borrowed(ws[42]), borrowed(ws[43]),
+        borrowed(ws[40]), borrowed(ws[41]), borrowed(ws[42]), borrowed(ws[43]), borrowed(ws[44]),
+        borrowed(ws[45]),
     )
 
 
@@ -194,6 +195,32 @@ def off_to_on(g, ws, p, y_links, x_links, dynamic):
                 hn[n] = k - hstart[n]
                 n += 1
     return n
+
+
+@kernel
+def static_on(cand, pos, p, y_links, x_links, out, causes):
+    """``off_to_on`` of a static chaining (no hidden parents) into ``out`` and ``causes``, for
+    the hot loops that grow short chains: handed the whole workspace, the call cost more than
+    the implication."""
+    cell, v = pcell(p), pvalue(p)
+    n = 0
+    if y_links:
+        m = cand[cell]
+        if POP[m] == 2:
+            out[n] = pot(cell, LOW[m & ~(1 << v)], 1)
+            causes[n] = C_CELL
+            n += 1
+    if not x_links:
+        return n
+    for t in range(3):
+        r = CELL_REGION[cell, t]
+        m = pos[r, v] & ~(1 << CELL_POS[cell, t])
+        if m != 0 and m & (m - 1) == 0:
+            out[n] = pot(REGION[r, LOW[m]], v, 1)
+            causes[n] = C_BLOCK + t
+            n += 1
+    return n
+
 
 
 # -- frames ---------------------------------------------------------------------------------------
@@ -753,7 +780,8 @@ def _distance(g, ws, source, y_links, most):
     source only until no shorter chain can be missed (see ``unary_chains``)."""
     seen, depth = ws[WS_VISIT], ws[WS_DEPTH]
     qa, qb = ws[WS_QUEUE_ON], ws[WS_QUEUE_OFF]
-    out = ws[WS_OUT]
+    out, causes = ws[WS_OUT], ws[WS_OUT_CAUSE]
+    cand, pos = g[G_CAND], g[G_POS]
     ctr = ws[WS_COUNTERS]
     ctr[W_STAMP] += 1
     st = ctr[W_STAMP]
@@ -777,7 +805,7 @@ def _distance(g, ws, source, y_links, most):
                 k = on_to_off(g, p, y_links, buf, bufc)
                 res = buf
             else:
-                k = off_to_on(g, ws, p, y_links, True, False)
+                k = static_on(cand, pos, p, y_links, True, out, causes)
                 res = out
             for j in range(k):
                 q = res[j]
@@ -855,7 +883,7 @@ def _cycles(g, ws, h, found, source, y_links, x_links, pend_on, pre, pre_d, pre_
     if npart == 0:
         return found
     nodes, pend_off, node_of, seen = ws[WS_CYCLE_NODES], ws[WS_CYCLE_QUEUE], ws[WS_CYCLE_NODE_OF], ws[WS_CYCLE_STAMP]
-    out = ws[WS_OUT]
+    out, causes = ws[WS_OUT], ws[WS_OUT_CAUSE]
     ctr = ws[WS_COUNTERS]
     ctr[W_STAMP] += 1
     st = ctr[W_STAMP]
@@ -907,7 +935,7 @@ def _cycles(g, ws, h, found, source, y_links, x_links, pend_on, pre, pre_d, pre_
             p = nodes[xn, 0]
             ctr[W_WORK] += 1
             ctr[W_CYCLE_STEPS] += 1
-            n = off_to_on(g, ws, p, y_links, x_links, False)
+            n = static_on(g[G_CAND], g[G_POS], p, y_links, x_links, out, causes)
             for k in range(n):
                 q = out[k]
                 if seen[q] != st and nn < cap:

@@ -28,29 +28,30 @@ import numpy as np
 from ..build.jit import instantiate, kernel
 from .advanced import ADV_MAX
 from .chains import (
+    borrow_workspace,
     chaining,
     do_chaining,
     simple_rules,
     C_BLOCK,
     C_CELL,
     C_NONE,
+    F_ABSURD,
+    F_NOFF,
+    F_NON,
     F_POOL,
+    F_STAMP,
     F_V_CAUSE,
     F_V_N,
     F_V_START,
     POOL,
     _is_parent,
     _partners,
-    frame_add,
-    frame_parent,
-    in_frame,
-    off_to_on,
     on_to_off,
     over_budget,
+    static_on,
     pcell,
     pot,
     pvalue,
-    seed,
     worth,
 )
 from .forcing import DYNAMIC, MULTIPLE, _cause_parents, _frame_walk, _hint, _list, _mix, _multiple
@@ -58,6 +59,7 @@ from .memo import memo_step
 from . import record as R  # the workspace's slots and counters, by name: R.WS_FRAME
 from .record import (  # noqa: F401 - new_hints: the Python layer's maker, here too
     G_CAND,
+    G_VALUES,
     G_POS,
     H_HDR,
     NP,
@@ -78,7 +80,8 @@ from .record import (  # noqa: F401 - new_hints: the Python layer's maker, here 
     HL_SORTED,
     new_hints,
 )
-from .core import CELL_POS, CELL_REGION, LOW, POP, REGION, SEES, length_difficulty
+from .core import CELL_POS, CELL_REGION, LOW, POP, REGION, SEES, borrow_grid, borrow_hint, length_difficulty
+from ..search.bits import borrowed
 
 @kernel
 def emit(hl, ws):
@@ -134,9 +137,23 @@ def clear_hints(hl):
 @kernel
 def unary_all(g, ws, hl, src_cand, src_pos):
     """Every hint of SE's unary chains on the grid (three passes: X, Y, both links), listed
-    with their removals and rule parents against the outer chain's grid (``src_*``)."""
+    with their removals and rule parents against the outer chain's grid (``src_*``).
+
+    A forcing chain or cycle search that reads no cell and no value's region that the outer
+    chain changed grows as it grows in the outer chain's grid: its hints have no rule parents,
+    and ``emit`` drops them. What each search reads there is measured once per outer grid
+    (``_reads``), and the searches that read nothing changed are not run again: an inner
+    search costs what the outer chain changed, not the whole grid."""
     cand = g[G_CAND]
     pend = np.zeros(NP, dtype=np.int64)
+    none = np.zeros(0, dtype=np.uint64)
+    # a workspace made without them (``new_workspace(reads=False)``) searches from every source
+    reads = _reads(g, ws, hl, src_cand, src_pos)
+    skipping = reads.shape[0] > 0
+    dirty = np.zeros(6, dtype=np.uint64)
+    _changed(cand, src_cand, dirty)
+    frame, queues = _forcing_frame(ws)
+    ctr = ws[R.WS_COUNTERS]
     for mode in range(3):
         x_links = mode != 1
         y_links = mode != 0
@@ -151,70 +168,114 @@ def unary_all(g, ws, hl, src_cand, src_pos):
                 v = LOW[m & -m]
                 m &= m - 1
                 p_on = pot(cell, v, 1)
-                _cycles_all(g, ws, hl, p_on, y_links, x_links, pend, src_cand, src_pos)
+                if not skipping or _touches(reads[2 + mode, p_on], dirty):
+                    _cycles_all(g, ws, hl, p_on, y_links, x_links, pend, src_cand, src_pos, none)
                 if x_links:
-                    _forcing_all(g, ws, hl, p_on, y_links, src_cand, src_pos)
-                    _forcing_all(g, ws, hl, p_on - 1, y_links, src_cand, src_pos)
+                    for p in (p_on, p_on - 1):
+                        if not skipping or _touches(reads[mode // 2, p], dirty):
+                            tparent, tcause = _grow_forcing(g, p, y_links, frame, queues, ctr, none)
+                            if tparent >= 0:
+                                _forcing_hint(g, ws, hl, p, y_links, tparent, tcause, src_cand, src_pos)
+
+
+@kernel(inline="always")
+def _touches(read, dirty):
+    for k in range(6):
+        if read[k] & dirty[k]:
+            return True
+    return False
+
+
+@kernel(inline="always")
+def _note_read(read, p):
+    """Potential p is processed: its cell and its value's three regions are read."""
+    cell, v = pcell(p), pvalue(p)
+    read[cell >> 6] |= np.uint64(1) << np.uint64(cell & 63)
+    for t in range(3):
+        k = CELL_REGION[cell, t] * 9 + v - 1
+        read[2 + (k >> 6)] |= np.uint64(1) << np.uint64(k & 63)
 
 
 @kernel
-def _forcing_all(g, ws, hl, source, y_links, src_cand, src_pos):
-    """SE's forcing chain from ``source`` (grown in layers), listed if found."""
-    f = 19
-    seed(ws, f, source)
-    qa, qb = ws[R.WS_QUEUE_ON], ws[R.WS_QUEUE_OFF]
-    out, causes = ws[R.WS_OUT], ws[R.WS_OUT_CAUSE]
+def _changed(cand, other, dirty):
+    """The cells whose candidates differ between two grids, and the values' regions that
+    differ with them (``_note_read``'s bits), into ``dirty``."""
+    dirty[:] = 0
+    for cell in range(81):
+        gone = cand[cell] ^ other[cell]
+        if gone == 0:
+            continue
+        dirty[cell >> 6] |= np.uint64(1) << np.uint64(cell & 63)
+        while gone:
+            v = LOW[gone & -gone]
+            gone &= gone - 1
+            for t in range(3):
+                k = CELL_REGION[cell, t] * 9 + v - 1
+                dirty[2 + (k >> 6)] |= np.uint64(1) << np.uint64(k & 63)
+
+
+@kernel
+def _reads(g, ws, hl, src_cand, src_pos):
+    """What every search of ``unary_all`` reads in the outer chain's grid (``src_*``): rows 0
+    and 1 the forcing chains of its X passes (X links, both), 2 to 4 the cycles of its three
+    passes, per source; measured again when that grid changes. (Measuring again only the
+    searches that read what changed was tried: no faster, the searches here being short.)"""
+    reads, key = ws[R.WS_READS], ws[R.WS_READS_KEY]
+    if reads.shape[0] == 0:
+        return reads
+    same = key[0] == 1
+    for c in range(81):
+        if key[1 + c] != src_cand[c]:
+            same = False
+            key[1 + c] = src_cand[c]
+    if same:
+        return reads
+    key[0] = 1
+    outer = (g[G_VALUES], src_cand, src_pos)  # the outer chain's grid
+    frame, queues = _forcing_frame(ws)
+    for half in range(2):
+        for p in range(NP):
+            row = reads[half, p]
+            row[:] = 0
+            _note_read(row, p)  # a source not searched here is searched once its cell changes
+            cell = pcell(p)
+            if POP[src_cand[cell]] < 2 or not (src_cand[cell] >> pvalue(p)) & 1:
+                continue
+            _grow_forcing(outer, p, half == 1, frame, queues, ws[R.WS_COUNTERS], row)
+    pend = np.zeros(NP, dtype=np.int64)
+    for mode in range(3):
+        for p in range(1, NP, 2):
+            row = reads[2 + mode, p]
+            row[:] = 0
+            _note_read(row, p)
+            card = POP[src_cand[pcell(p)]]
+            if card < 2 or (mode == 1 and card > 2) or not (src_cand[pcell(p)] >> pvalue(p)) & 1:
+                continue
+            _cycles_all(outer, ws, hl, p, mode != 0, mode != 1, pend, src_cand, src_pos, row)
+    return reads
+
+
+_FORCING_FRAME = 19  #: the frame the inner forcing chains grow in
+
+
+@kernel
+def _forcing_frame(ws):
+    """The few arrays an inner forcing chain grows in: a call handing ``_grow_forcing`` the
+    whole workspace (46 arrays) cost more than the growth itself, a chain here being a dozen
+    potentials. (Its frame's rows: membership, parents' start and count, cause, order,
+    scalars, pool; then the queues and the implication buffer.)"""
+    f = _FORCING_FRAME
+    frame = (ws[R.WS_MEM][f], ws[R.WS_PARENT_START][f], ws[R.WS_PARENT_COUNT][f], ws[R.WS_CAUSE][f],
+             ws[R.WS_ORDER][f], ws[R.WS_FRAME][f], ws[R.WS_POOL][f])
+    return frame, (ws[R.WS_QUEUE_ON], ws[R.WS_QUEUE_OFF], ws[R.WS_OUT], ws[R.WS_OUT_CAUSE])
+
+
+@kernel
+def _forcing_hint(g, ws, hl, source, y_links, tparent, tcause, src_cand, src_pos):
+    """List SE's forcing chain from ``source`` just grown (``_grow_forcing``), whose opposite
+    ``tparent`` implied with cause ``tcause``."""
+    f = _FORCING_FRAME
     fs = ws[R.WS_FRAME]
-    buf = np.zeros(32, dtype=np.int64)
-    bufc = np.zeros(32, dtype=np.int64)
-    na, nb = 0, 0
-    if source & 1:
-        qa[0] = source
-        na = 1
-    else:
-        qb[0] = source
-        nb = 1
-    tparent = -1
-    tcause = C_NONE
-    while na > 0 or nb > 0:
-        nb2 = nb
-        for i in range(na):
-            p = qa[i]
-            ws[R.WS_COUNTERS][R.W_WORK] += 1
-            ws[R.WS_COUNTERS][R.W_FORCING_STEPS] += 1
-            n = on_to_off(g, p, y_links, buf, bufc)
-            for k in range(n):
-                q = buf[k]
-                if q | 1 == source and tparent < 0:
-                    tparent = p
-                    tcause = bufc[k]
-                if not in_frame(ws, f, q):
-                    frame_add(ws, f, q, bufc[k])
-                    frame_parent(ws, f, q, p)
-                    qb[nb2] = q
-                    nb2 += 1
-        na2 = 0
-        for i in range(nb2):
-            p = qb[i]
-            ws[R.WS_COUNTERS][R.W_WORK] += 1
-            ws[R.WS_COUNTERS][R.W_FORCING_STEPS] += 1
-            n = off_to_on(g, ws, p, y_links, True, False)
-            for k in range(n):
-                q = out[k]
-                if q & ~1 == source and tparent < 0:
-                    tparent = p
-                    tcause = causes[k]
-                if not in_frame(ws, f, q):
-                    frame_add(ws, f, q, causes[k])
-                    frame_parent(ws, f, q, p)
-                    qa[na2] = q
-                    na2 += 1
-        na = na2
-        nb = 0
-        if tparent >= 0:
-            break
-    if tparent < 0:
-        return
     target = source ^ 1
     if not worth(g, target):
         return
@@ -234,8 +295,106 @@ def _forcing_all(g, ws, hl, source, y_links, src_cand, src_pos):
 
 
 @kernel
-def _cycles_all(g, ws, hl, source, y_links, x_links, pend_on, src_cand, src_pos):
-    """SE's cycles from ``source`` (see ``chains._cycles``), every one listed."""
+def _grow_forcing(g, source, y_links, frame, queues, ctr, read):
+    """Grow SE's forcing chain from ``source`` in layers (all "on" potentials of a layer, then
+    all "off"), into ``frame`` (one frame's rows: membership, parents' start and count, cause,
+    order, scalars, pool) until a layer implies its opposite; (the potential that did, its
+    cause), or (-1, C_NONE). With a ``read`` row, what it reads is noted there."""
+    mem, pstart, pn, cz, order, fsr, pool = frame
+    qa, qb, out, causes = queues
+    cand, pos = g[G_CAND], g[G_POS]
+    noting = read.shape[0] > 0
+    fsr[F_STAMP] += 1
+    st = fsr[F_STAMP]
+    fsr[F_ABSURD] = 0
+    non, noff, npool = 0, 0, 0
+    mem[source] = st
+    pstart[source] = 0
+    pn[source] = 0
+    cz[source] = C_NONE
+    na, nb = 0, 0
+    if source & 1:
+        order[non] = source
+        non += 1
+        qa[0] = source
+        na = 1
+    else:
+        order[NP - 1 - noff] = source
+        noff += 1
+        qb[0] = source
+        nb = 1
+    tparent = -1
+    tcause = C_NONE
+    while na > 0 or nb > 0:
+        nb2 = nb
+        for i in range(na):
+            p = qa[i]
+            ctr[R.W_WORK] += 1
+            ctr[R.W_FORCING_STEPS] += 1
+            if noting:
+                _note_read(read, p)
+            n = on_to_off(g, p, y_links, out, causes)
+            for k in range(n):
+                q = out[k]
+                if q | 1 == source and tparent < 0:
+                    tparent = p
+                    tcause = causes[k]
+                if mem[q] != st:
+                    mem[q] = st
+                    pstart[q] = npool
+                    pn[q] = 0
+                    cz[q] = causes[k]
+                    order[NP - 1 - noff] = q
+                    noff += 1
+                    if npool < POOL:
+                        pool[npool] = p
+                        npool += 1
+                        pn[q] = 1
+                    qb[nb2] = q
+                    nb2 += 1
+        na2 = 0
+        for i in range(nb2):
+            p = qb[i]
+            ctr[R.W_WORK] += 1
+            ctr[R.W_FORCING_STEPS] += 1
+            if noting:
+                _note_read(read, p)
+            n = static_on(cand, pos, p, y_links, True, out, causes)
+            for k in range(n):
+                q = out[k]
+                if q & ~1 == source and tparent < 0:
+                    tparent = p
+                    tcause = causes[k]
+                if mem[q] != st:
+                    mem[q] = st
+                    pstart[q] = npool
+                    pn[q] = 0
+                    cz[q] = causes[k]
+                    order[non] = q
+                    non += 1
+                    if npool < POOL:
+                        pool[npool] = p
+                        npool += 1
+                        pn[q] = 1
+                    qa[na2] = q
+                    na2 += 1
+        na = na2
+        nb = 0
+        if tparent >= 0:
+            break
+    fsr[F_NON] = non
+    fsr[F_NOFF] = noff
+    fsr[F_POOL] = npool
+    return tparent, tcause
+
+
+@kernel
+def _cycles_all(g, ws, hl, source, y_links, x_links, pend_on, src_cand, src_pos, read):
+    """SE's cycles from ``source`` (see ``chains._cycles``), every one listed; with a ``read``
+    row, what the search reads noted there instead, nothing listed."""
+    noting = read.shape[0] > 0
+    if noting:
+        _note_read(read, source)  # its strong links: new ones may close cycles
     partners = np.zeros(4, dtype=np.int64)
     npart = _partners(g, source, y_links, x_links, partners)
     if npart == 0:
@@ -264,10 +423,12 @@ def _cycles_all(g, ws, hl, source, y_links, x_links, pend_on, src_cand, src_pos)
             p = nodes[un, 0]
             ctr[R.W_WORK] += 1
             ctr[R.W_DISTANCE_STEPS] += 1
+            if noting:
+                _note_read(read, p)
             n = on_to_off(g, p, y_links, buf, bufc)
             for k in range(n):
                 q = buf[k]
-                if d >= 2:
+                if d >= 2 and not noting:
                     for j in range(npart):
                         if partners[j] == q and not _is_parent(nodes, un, q):
                             ctr[R.W_CYCLE_STEPS] += 1
@@ -291,7 +452,9 @@ def _cycles_all(g, ws, hl, source, y_links, x_links, pend_on, src_cand, src_pos)
             xn = pend_off[i]
             p = nodes[xn, 0]
             ctr[R.W_WORK] += 1
-            n = off_to_on(g, ws, p, y_links, x_links, False)
+            if noting:
+                _note_read(read, p)
+            n = static_on(g[G_CAND], g[G_POS], p, y_links, x_links, out, causes)
             for k in range(n):
                 q = out[k]
                 if seen[q] != st and nn < cap:
@@ -500,11 +663,23 @@ def nested_chains(g, ws, h, level, nl, ws1, ws2, hl1, hl2):
 NESTED_RULES = ((2, 0), (3, 0), (4, 0), (4, 1), (4, 2), (4, 3))
 
 
+@kernel(inline="always")
+def borrow_hints(hl):
+    return (
+        borrowed(hl[0]), borrowed(hl[1]), borrowed(hl[2]), borrowed(hl[3]), borrowed(hl[4]), borrowed(hl[5]),
+        borrowed(hl[6]), borrowed(hl[7]), borrowed(hl[8]), borrowed(hl[9]), borrowed(hl[10]),
+    )
+
+
 @kernel
 def nested_step(g, ws, h, ws1, ws2, hl1, hl2, first_rule):
     """The next step when no rule before them applies: the first nested rule with a hint (in
     ``h``), numbered from ``first_rule`` (its number in ``ws[R.WS_COUNTERS][R.W_RULE]`` while it searches);
     -1 if none applies, -2 if the work budget ran out."""
+    # borrowed: the inner searches pass these records down millions of times, and each pass
+    # counted a reference to each of their 60 arrays (58% of a level-4 rating's time)
+    g, ws, h = borrow_grid(g), borrow_workspace(ws), borrow_hint(h)
+    ws1, ws2, hl1, hl2 = borrow_workspace(ws1), borrow_workspace(ws2), borrow_hints(hl1), borrow_hints(hl2)
     memo_step(ws, g)
     memo_step(ws1, g)
     for k in range(len(NESTED_RULES)):

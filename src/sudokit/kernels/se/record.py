@@ -96,6 +96,8 @@ MEMO_VALUES = 4  #: ``ws[WS_MEMO_STATE]``'s slot where the values the answers we
 WS_KEPT_AT = 41
 WS_KEPT_DATA = 42
 WS_KEPT_STATE = 43
+WS_READS = 44
+WS_READS_KEY = 45
 #: the counters (``ws[WS_COUNTERS]``), shared by a workspace and its nested ones
 W_STAMP = 0  #: the last visit stamp handed out (only grows)
 W_WORK = 1  #: work done (potentials processed), what the budget counts
@@ -125,11 +127,13 @@ def new_hint():
     )
 
 
-def new_workspace(counters=None, memo=False, keep=True):
+def new_workspace(counters=None, memo=False, keep=True, reads=True):
     """Frames, queues, grid undo log and scratch for the chain finders. Nested chains run in
     workspaces of their own that share the outer one's ``counters`` (work done, budget); with
     ``memo`` a workspace remembers its nested chains' advanced implications (``memo``); with
-    ``keep`` its multiple-chain searches keep their "on" chainings (``chains.frame_keep``)."""
+    ``keep`` its multiple-chain searches keep their "on" chainings (``chains.frame_keep``);
+    with ``reads`` its inner unary searches skip the chains that read nothing the outer chain
+    changed (``nested.unary_all``)."""
     slots, words = (MEMO_SLOTS, MEMO_DATA) if memo else (0, 0)
     return (
         np.zeros((FRAMES, NP), dtype=np.int64),  # 0 mem: stamp when the potential is in the frame
@@ -176,6 +180,8 @@ def new_workspace(counters=None, memo=False, keep=True):
         np.zeros((NP, 2), dtype=np.int64),  # 41 kept chainings: per potential, the search's generation and where
         np.zeros(KEPT_DATA if keep else 0, dtype=np.int64),  # 42 ... the frames, written one after the other (calloc'd)
         np.zeros(4, dtype=np.int64),  # 43 ... state: generation, words written, hits, misses
+        np.zeros((5 if reads else 0, NP, 6), dtype=np.uint64),  # 44 inner unary chains: what each reads (``nested.unary_all``)
+        np.zeros(82, dtype=np.int64),  # 45 ... 1 once made, and the candidates of the grid they were read in
     )
 
 
