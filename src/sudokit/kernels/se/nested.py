@@ -187,10 +187,12 @@ def _touches(read, dirty):
 
 
 @kernel(inline="always")
-def _note_read(read, p):
-    """Potential p is processed: its cell and its value's three regions are read."""
+def _note_read(read, p, y_links):
+    """Potential p is processed: its value's three regions are read, and its cell where the
+    chain has Y-links (without them neither implication looks at the cell's other values)."""
     cell, v = pcell(p), pvalue(p)
-    read[cell >> 6] |= np.uint64(1) << np.uint64(cell & 63)
+    if y_links:
+        read[cell >> 6] |= np.uint64(1) << np.uint64(cell & 63)
     for t in range(3):
         k = CELL_REGION[cell, t] * 9 + v - 1
         read[2 + (k >> 6)] |= np.uint64(1) << np.uint64(k & 63)
@@ -237,7 +239,7 @@ def _reads(g, ws, hl, src_cand, src_pos):
         for p in range(NP):
             row = reads[half, p]
             row[:] = 0
-            _note_read(row, p)  # a source not searched here is searched once its cell changes
+            _note_read(row, p, half == 1)  # a source not searched here is searched once it changes
             cell = pcell(p)
             if POP[src_cand[cell]] < 2 or not (src_cand[cell] >> pvalue(p)) & 1:
                 continue
@@ -247,7 +249,7 @@ def _reads(g, ws, hl, src_cand, src_pos):
         for p in range(1, NP, 2):
             row = reads[2 + mode, p]
             row[:] = 0
-            _note_read(row, p)
+            _note_read(row, p, mode != 0)
             card = POP[src_cand[pcell(p)]]
             if card < 2 or (mode == 1 and card > 2) or not (src_cand[pcell(p)] >> pvalue(p)) & 1:
                 continue
@@ -332,7 +334,7 @@ def _grow_forcing(g, source, y_links, frame, queues, ctr, read):
             ctr[R.W_WORK] += 1
             ctr[R.W_FORCING_STEPS] += 1
             if noting:
-                _note_read(read, p)
+                _note_read(read, p, y_links)
             n = on_to_off(g, p, y_links, out, causes)
             for k in range(n):
                 q = out[k]
@@ -358,7 +360,7 @@ def _grow_forcing(g, source, y_links, frame, queues, ctr, read):
             ctr[R.W_WORK] += 1
             ctr[R.W_FORCING_STEPS] += 1
             if noting:
-                _note_read(read, p)
+                _note_read(read, p, y_links)
             n = static_on(cand, pos, p, y_links, True, out, causes)
             for k in range(n):
                 q = out[k]
@@ -394,7 +396,7 @@ def _cycles_all(g, ws, hl, source, y_links, x_links, pend_on, src_cand, src_pos,
     row, what the search reads noted there instead, nothing listed."""
     noting = read.shape[0] > 0
     if noting:
-        _note_read(read, source)  # its strong links: new ones may close cycles
+        _note_read(read, source, y_links)  # its strong links: new ones may close cycles
     partners = np.zeros(4, dtype=np.int64)
     npart = _partners(g, source, y_links, x_links, partners)
     if npart == 0:
@@ -424,7 +426,7 @@ def _cycles_all(g, ws, hl, source, y_links, x_links, pend_on, src_cand, src_pos,
             ctr[R.W_WORK] += 1
             ctr[R.W_DISTANCE_STEPS] += 1
             if noting:
-                _note_read(read, p)
+                _note_read(read, p, y_links)
             n = on_to_off(g, p, y_links, buf, bufc)
             for k in range(n):
                 q = buf[k]
@@ -453,7 +455,7 @@ def _cycles_all(g, ws, hl, source, y_links, x_links, pend_on, src_cand, src_pos,
             p = nodes[xn, 0]
             ctr[R.W_WORK] += 1
             if noting:
-                _note_read(read, p)
+                _note_read(read, p, y_links)
             n = static_on(g[G_CAND], g[G_POS], p, y_links, x_links, out, causes)
             for k in range(n):
                 q = out[k]
