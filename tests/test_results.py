@@ -105,6 +105,16 @@ def test_a_budget_cuts_its_units_into_kernel_calls():
     assert sliced.next_call() == 5_000
     sliced.record(8_500, 0.085)
     assert sliced.next_call() == 500  # what is left
+    # work whose speed swings (SE's rules) is sized by its slowest call, or a call sized by a
+    # fast one runs past the deadline
+    cautious = Budget(None, 60.0, first=500, aim=0.05, cautious=True)
+    cautious.record(1_000, 0.01)  # 100,000 units a second
+    cautious.record(4_000, 0.01)  # then 400,000
+    assert cautious.next_call() == 5_000
+    brisk = Budget(None, 60.0, first=500, aim=0.05)
+    brisk.record(1_000, 0.01)
+    brisk.record(4_000, 0.01)
+    assert brisk.next_call() == 20_000
     slow = Budget(None, None, first=500, aim=0.05, least=100)
     slow.record(1, 1.0)
     assert slow.next_call() == 100  # never below the smallest call worth making

@@ -166,12 +166,14 @@ class Budget:
     stay responsive between calls, ``least`` is the smallest call worth making, and ``first``
     the size of a timed first call, before the speed is known. A loop that cannot resume a cut
     call without loss (SE's steps restart) leaves ``aim`` None: then an untimed call gets every
-    unit left at once.
+    unit left at once. ``cautious`` sizes calls by the slowest speed measured, not the last:
+    for work whose speed swings from call to call (SE's rules differ 1.5x in time a
+    potential), where a call sized by a fast one ran 3-6 s past a 20 s deadline.
     """
 
     # slots, and no work past the first call's size until a call comes back unfinished: a 9x9
     # solve is ~45 us, and the account must not show in it
-    __slots__ = ("started", "deadline", "units", "first", "aim", "least", "spent", "rate", "ran_out")
+    __slots__ = ("started", "deadline", "units", "first", "aim", "least", "cautious", "spent", "rate", "ran_out")
 
     def __init__(
         self,
@@ -180,6 +182,7 @@ class Budget:
         first: int = 1,
         aim: float | None = None,
         least: int = 1,
+        cautious: bool = False,
     ) -> None:
         self.started = started = time.perf_counter()
         self.deadline = None if time_limit is None else started + time_limit
@@ -187,6 +190,7 @@ class Budget:
         self.first = first
         self.aim = aim
         self.least = least
+        self.cautious = cautious
         self.spent = 0  #: units spent so far
         self.rate = 0.0  #: units a second, as the last call went
         self.ran_out = False  #: the budget stopped something
@@ -229,7 +233,8 @@ class Budget:
         """A call spent ``units`` in ``seconds``: the account and the measured speed."""
         self.spent += units
         if units > 0:
-            self.rate = units / max(seconds, 1e-6)
+            rate = units / max(seconds, 1e-6)
+            self.rate = min(self.rate, rate) if self.cautious and self.rate > 0.0 else rate
 
 
 # -- results -------------------------------------------------------------------------------

@@ -303,7 +303,7 @@ def _budget(limits: Limits | None) -> Budget:
     step restarts, so no 50 ms slices), every potential left at once where there is none."""
     if limits is None:
         return Budget()
-    return Budget(limits.potential_limit, limits.time_limit, first=FIRST_SLICE)
+    return Budget(limits.potential_limit, limits.time_limit, first=FIRST_SLICE, cautious=True)
 
 
 def rate_board(board: Board, limits: Limits | None = None) -> SEResult:
