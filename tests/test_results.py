@@ -115,6 +115,13 @@ def test_a_budget_cuts_its_units_into_kernel_calls():
     brisk.record(1_000, 0.01)
     brisk.record(4_000, 0.01)
     assert brisk.next_call() == 20_000
+    # ... and, with no aim, to half the time left: a speed that falls within a call costs less
+    halves = Budget(None, 60.0, first=500, cautious=True)
+    halves.record(1_000, 0.01)
+    assert 2_900_000 < halves.next_call() <= 3_000_000  # 100,000 a second for 30 s of the 60
+    whole = Budget(None, 60.0, first=500)
+    whole.record(1_000, 0.01)
+    assert 5_900_000 < whole.next_call() <= 6_000_000
     slow = Budget(None, None, first=500, aim=0.05, least=100)
     slow.record(1, 1.0)
     assert slow.next_call() == 100  # never below the smallest call worth making

@@ -155,6 +155,10 @@ def limits(
 _cached_limits = functools.lru_cache(maxsize=64, typed=True)(Limits)  # typed: True is not 1
 
 
+#: a cautious budget's last seconds, spent in one call (see ``Budget``)
+CAUTIOUS_TAIL = 2.0
+
+
 class Budget:
     """The account of one budget while a question runs: the deadline, the units spent (search
     nodes or SE's potentials: one unit per account), and how many the next kernel call may
@@ -166,9 +170,10 @@ class Budget:
     stay responsive between calls, ``least`` is the smallest call worth making, and ``first``
     the size of a timed first call, before the speed is known. A loop that cannot resume a cut
     call without loss (SE's steps restart) leaves ``aim`` None: then an untimed call gets every
-    unit left at once. ``cautious`` sizes calls by the slowest speed measured, not the last:
-    for work whose speed swings from call to call (SE's rules differ 1.5x in time a
-    potential), where a call sized by a fast one ran 3-6 s past a 20 s deadline.
+    unit left at once. ``cautious`` sizes calls by the slowest speed measured, not the last,
+    and to half the time left until its last ``CAUTIOUS_TAIL`` seconds: for work whose speed
+    swings from call to call (SE's rules differ 1.5x in time a potential, and its 50 ms first
+    call says little), where a call sized by a fast one ran 4-7 s past a 20 s deadline.
     """
 
     # slots, and no work past the first call's size until a call comes back unfinished: a 9x9
@@ -225,7 +230,10 @@ class Budget:
             if self.aim is not None:
                 reach = min(reach, self.rate * self.aim)
             if self.deadline is not None:
-                reach = min(reach, self.rate * max(self.deadline - time.perf_counter(), 0.0))
+                seconds = max(self.deadline - time.perf_counter(), 0.0)
+                if self.cautious and seconds > CAUTIOUS_TAIL:
+                    seconds /= 2
+                reach = min(reach, self.rate * seconds)
             size = max(int(reach), self.least)
         return size if left is None else min(size, left)
 
