@@ -304,34 +304,40 @@ def test_cli_rate_and_explain_on_se_scale():
     assert explained.exit_code == 2 and explained.stdout.startswith("error\n" + puzzle)
 
 
+def _se_path(puzzle: str, **options: bool):
+    """SE's path on ``puzzle`` step by step, with ``logic.se._Engine``'s searches switched as
+    ``options`` say (``memo``, ``keep``, ``reads``: each off only to show it changes no step);
+    the steps (rule, hint) and the engine after them."""
+    from sudokit import Board
+    from sudokit.logic import se as se_logic
+
+    engine = se_logic._Engine(**options)
+    engine.load(Board.from_line(puzzle))
+    engine.budget(None)
+    steps = []
+    while not engine.k.core.solved(engine.g):
+        rule = engine.step()
+        assert rule >= 0
+        steps.append((rule, engine.hint_step()))
+        engine.apply()
+    return steps, engine
+
+
 def test_multiple_chains_grow_each_chaining_once_without_changing_a_step():
     """A cell's and a region's forcing chains need the same "on" chainings again and again
     (``chains.frame_keep``): kept for the search, the path is the same step for step, with
     fewer potentials processed."""
-    from sudokit import Board
     from sudokit.kernels.se import record
-    from sudokit.logic import se as se_logic
-
-    def path(puzzle: str, keep: bool) -> tuple[list, int, int]:
-        engine = se_logic._Engine(keep=keep)  # without: no store, every chaining grown again
-        engine.load(Board.from_line(puzzle))
-        engine.budget(None)
-        steps = []
-        while not engine.k.core.solved(engine.g):
-            rule = engine.step()
-            assert rule >= 0
-            steps.append((rule, engine.hint_step()))
-            engine.apply()
-        return steps, engine.work, int(engine.ws[record.WS_KEPT_STATE][2])
 
     multiple = [row[2] for row in SHOWCASE if row[1] >= 8.0]
     assert len(multiple) == 6
     for puzzle in multiple:
-        kept, work, hits = path(puzzle, True)
-        plain, plain_work, plain_hits = path(puzzle, False)
+        kept, engine = _se_path(puzzle, keep=True)
+        plain, plain_engine = _se_path(puzzle, keep=False)  # no store: every chaining grown again
         assert kept == plain
         assert any(rule in (30, 31) for rule, _ in plain)  # cell, region or dynamic forcing chains
-        assert hits > 0 and plain_hits == 0 and work < plain_work
+        assert engine.ws[record.WS_KEPT_STATE][2] > 0 and plain_engine.ws[record.WS_KEPT_STATE][2] == 0
+        assert engine.work < plain_engine.work
 
 
 @pytest.mark.slow  # a nested path takes seconds, twice
@@ -340,26 +346,11 @@ def test_inner_searches_skip_the_chains_that_read_nothing_changed_without_changi
     outer chain changed grow as in the outer grid, and their hints have no rule parents
     (``nested.unary_all``): skipping them, the path is the same step for step (rule, hint,
     complexity) with fewer potentials processed."""
-    from sudokit import Board
-    from sudokit.logic import se as se_logic
-
-    def path(reads: bool) -> tuple[list, int]:
-        engine = se_logic._Engine(reads=reads)
-        engine.load(Board.from_line(FORUM[2][0]))
-        engine.budget(None)
-        steps = []
-        while not engine.k.core.solved(engine.g):
-            rule = engine.step()
-            assert rule >= 0
-            steps.append((rule, engine.hint_step()))
-            engine.apply()
-        return steps, engine.work
-
-    skipping, work = path(True)
-    plain, plain_work = path(False)
+    skipping, engine = _se_path(FORUM[2][0], reads=True)
+    plain, plain_engine = _se_path(FORUM[2][0], reads=False)
     assert skipping == plain
     assert any(rule in (33, 34) for rule, _ in plain)  # nested forcing chains, whose inner searches are unary
-    assert work < plain_work
+    assert engine.work < plain_engine.work
 
 
 @pytest.mark.slow  # a nested path takes seconds, twice
@@ -367,24 +358,11 @@ def test_nested_chains_remember_answers_without_changing_a_step():
     """Two chains of a step often reduce the grid alike, and a nested chain's inner searches
     then answer the same (``kernels/se/memo.py``): remembered, the path is the same step for
     step, with fewer potentials processed."""
-    from sudokit import Board
     from sudokit.kernels.se import record
-    from sudokit.logic import se as se_logic
 
-    def path(memo: bool) -> tuple[list, int, int]:
-        engine = se_logic._Engine(memo=memo)  # without: no memo arrays, the search as it was
-        engine.load(Board.from_line(FORUM[2][0]))
-        engine.budget(None)
-        steps = []
-        while not engine.k.core.solved(engine.g):
-            rule = engine.step()
-            assert rule >= 0
-            steps.append((rule, engine.hint_step()))
-            engine.apply()
-        return steps, engine.work, int(engine.ws[record.WS_MEMO_STATE][2])
-
-    remembered, work, hits = path(True)
-    plain, plain_work, plain_hits = path(False)
+    remembered, engine = _se_path(FORUM[2][0], memo=True)
+    plain, plain_engine = _se_path(FORUM[2][0], memo=False)  # no memo arrays: the search as it was
     assert remembered == plain
     assert any(rule >= 33 for rule, _ in plain)  # nested chains were taken
-    assert hits > 0 and plain_hits == 0 and work < plain_work
+    hits, plain_hits = (int(e.ws[record.WS_MEMO_STATE][2]) for e in (engine, plain_engine))
+    assert hits > 0 and plain_hits == 0 and engine.work < plain_engine.work

@@ -151,53 +151,6 @@ def on_to_off(g, p, y_links, out, causes):
 
 
 @kernel
-def off_to_on(g, ws, p, y_links, x_links, dynamic):
-    """What ``p`` being off turns on: the cell's last value (Y), the value's last place in the
-    block, row, column (X). In a dynamic chaining each result also lists the candidates removed
-    since the chaining began that made it the last (its hidden parents). Results go to the
-    implication buffer; returns how many."""
-    cand, pos = g[G_CAND], g[G_POS]
-    out, causes, hstart, hn, hpool = ws[WS_OUT], ws[WS_OUT_CAUSE], ws[WS_HIDDEN_START], ws[WS_HIDDEN_COUNT], ws[WS_HIDDEN]
-    src_cand, src_pos = ws[WS_SOURCE_CAND], ws[WS_SOURCE_POS]
-    cell, v = pcell(p), pvalue(p)
-    n = 0
-    k = 0
-    if y_links:
-        m = cand[cell]
-        if POP[m] == 2:
-            u = LOW[m & ~(1 << v)]
-            out[n] = pot(cell, u, 1)
-            causes[n] = C_CELL
-            hstart[n] = k
-            if dynamic:
-                gone = src_cand[cell] & ~m
-                while gone:
-                    w = LOW[gone & -gone]
-                    gone &= gone - 1
-                    hpool[k] = pot(cell, w, 0)
-                    k += 1
-            hn[n] = k - hstart[n]
-            n += 1
-    if x_links:
-        for t in range(3):
-            r = CELL_REGION[cell, t]
-            m = pos[r, v] & ~(1 << CELL_POS[cell, t])
-            if m != 0 and m & (m - 1) == 0:
-                out[n] = pot(REGION[r, LOW[m]], v, 1)
-                causes[n] = C_BLOCK + t
-                hstart[n] = k
-                if dynamic:
-                    gone = src_pos[r, v] & ~pos[r, v]
-                    while gone:
-                        hpool[k] = pot(REGION[r, LOW[gone & -gone]], v, 0)
-                        gone &= gone - 1
-                        k += 1
-                hn[n] = k - hstart[n]
-                n += 1
-    return n
-
-
-@kernel
 def static_on(cand, pos, p, y_links, x_links, out, causes):
     """``off_to_on`` of a static chaining (no hidden parents) into ``out`` and ``causes``, for
     the hot loops that grow short chains: handed the whole workspace, the call cost more than
@@ -221,6 +174,38 @@ def static_on(cand, pos, p, y_links, x_links, out, causes):
             n += 1
     return n
 
+
+
+@kernel
+def off_to_on(g, ws, p, y_links, x_links, dynamic):
+    """What ``p`` being off turns on: the cell's last value (Y), the value's last place in the
+    block, row, column (X) (``static_on``). In a dynamic chaining each result also lists the
+    candidates removed since the chaining began that made it the last (its hidden parents).
+    Results go to the implication buffer; returns how many."""
+    cand, pos = g[G_CAND], g[G_POS]
+    out, causes, hstart, hn, hpool = ws[WS_OUT], ws[WS_OUT_CAUSE], ws[WS_HIDDEN_START], ws[WS_HIDDEN_COUNT], ws[WS_HIDDEN]
+    src_cand, src_pos = ws[WS_SOURCE_CAND], ws[WS_SOURCE_POS]
+    n = static_on(cand, pos, p, y_links, x_links, out, causes)
+    k = 0
+    for i in range(n):
+        hstart[i] = k
+        if dynamic:
+            cell, v = pcell(out[i]), pvalue(out[i])
+            if causes[i] == C_CELL:
+                gone = src_cand[cell] & ~cand[cell]
+                while gone:
+                    hpool[k] = pot(cell, LOW[gone & -gone], 0)
+                    gone &= gone - 1
+                    k += 1
+            else:
+                r = CELL_REGION[cell, causes[i] - C_BLOCK]
+                gone = src_pos[r, v] & ~pos[r, v]
+                while gone:
+                    hpool[k] = pot(REGION[r, LOW[gone & -gone]], v, 0)
+                    gone &= gone - 1
+                    k += 1
+        hn[i] = k - hstart[i]
+    return n
 
 
 # -- frames ---------------------------------------------------------------------------------------

@@ -296,6 +296,23 @@ def _forcing_hint(g, ws, hl, source, y_links, tparent, tcause, src_cand, src_pos
     _list(g, hl, d, c, 4 if y_links else 2, target, p0, hs)
 
 
+@kernel(inline="always")
+def _take(frame, st, q, cause, parent, at, npool):
+    """Potential q joins the frame (``_grow_forcing``'s) at ``order[at]``, implied by ``parent``
+    with ``cause``; the parents written after it."""
+    mem, pstart, pn, cz, order, fsr, pool = frame
+    mem[q] = st
+    pstart[q] = npool
+    pn[q] = 0
+    cz[q] = cause
+    order[at] = q
+    if npool < POOL:
+        pool[npool] = parent
+        pn[q] = 1
+        return npool + 1
+    return npool
+
+
 @kernel
 def _grow_forcing(g, source, y_links, frame, queues, ctr, read):
     """Grow SE's forcing chain from ``source`` in layers (all "on" potentials of a layer, then
@@ -342,16 +359,8 @@ def _grow_forcing(g, source, y_links, frame, queues, ctr, read):
                     tparent = p
                     tcause = causes[k]
                 if mem[q] != st:
-                    mem[q] = st
-                    pstart[q] = npool
-                    pn[q] = 0
-                    cz[q] = causes[k]
-                    order[NP - 1 - noff] = q
+                    npool = _take(frame, st, q, causes[k], p, NP - 1 - noff, npool)
                     noff += 1
-                    if npool < POOL:
-                        pool[npool] = p
-                        npool += 1
-                        pn[q] = 1
                     qb[nb2] = q
                     nb2 += 1
         na2 = 0
@@ -368,16 +377,8 @@ def _grow_forcing(g, source, y_links, frame, queues, ctr, read):
                     tparent = p
                     tcause = causes[k]
                 if mem[q] != st:
-                    mem[q] = st
-                    pstart[q] = npool
-                    pn[q] = 0
-                    cz[q] = causes[k]
-                    order[non] = q
+                    npool = _take(frame, st, q, causes[k], p, non, npool)
                     non += 1
-                    if npool < POOL:
-                        pool[npool] = p
-                        npool += 1
-                        pn[q] = 1
                     qa[na2] = q
                     na2 += 1
         na = na2
