@@ -197,7 +197,7 @@ class Budget:
         self.least = least
         self.cautious = cautious
         self.spent = 0  #: units spent so far
-        self.rate = 0.0  #: units a second, as the last call went
+        self.rate = 0.0  #: units a second, as the last call went (cautious: the slowest call)
         self.ran_out = False  #: the budget stopped something
 
     def seconds_left(self) -> float | None:

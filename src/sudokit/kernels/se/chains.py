@@ -175,7 +175,6 @@ def static_on(cand, pos, p, y_links, x_links, out, causes):
     return n
 
 
-
 @kernel
 def off_to_on(g, ws, p, y_links, x_links, dynamic):
     """What ``p`` being off turns on: the cell's last value (Y), the value's last place in the

@@ -386,11 +386,12 @@ def _multiple(g, ws, h, mode, level, nl, collect, hl, source, inner):
                     else:
                         fr = nxt
                         nxt += 1
-                        if frame_recall(ws, fr, pot(c, v, 1), nested) < 0:
-                            seed(ws, fr, pot(c, v, 1))
+                        c_on = pot(c, v, 1)
+                        if frame_recall(ws, fr, c_on, nested) < 0:
+                            seed(ws, fr, c_on)
                             DC(g, ws, fr, y_links, dynamic, level, nl, inner)  # noqa: F821
                             if not over_budget(ws):
-                                frame_keep(ws, fr, pot(c, v, 1), nested)
+                                frame_keep(ws, fr, c_on, nested)
                         frames[nf] = fr
                     nf += 1
                 f0 = frames[0]

@@ -205,15 +205,9 @@ def _changed(cand, other, dirty):
     dirty[:] = 0
     for cell in range(81):
         gone = cand[cell] ^ other[cell]
-        if gone == 0:
-            continue
-        dirty[cell >> 6] |= np.uint64(1) << np.uint64(cell & 63)
         while gone:
-            v = LOW[gone & -gone]
+            _note_read(dirty, pot(cell, LOW[gone & -gone], 0), True)
             gone &= gone - 1
-            for t in range(3):
-                k = CELL_REGION[cell, t] * 9 + v - 1
-                dirty[2 + (k >> 6)] |= np.uint64(1) << np.uint64(k & 63)
 
 
 @kernel
