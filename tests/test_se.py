@@ -366,3 +366,79 @@ def test_nested_chains_remember_answers_without_changing_a_step():
     assert any(rule >= 33 for rule, _ in plain)  # nested chains were taken
     hits, plain_hits = (int(e.ws[record.WS_MEMO_STATE][2]) for e in (engine, plain_engine))
     assert hits > 0 and plain_hits == 0 and engine.work < plain_engine.work
+
+
+
+def _forcing_chain_length(cand: list[set[int]], houses_of: list[list[list[int]]], source: tuple, y_links: bool) -> int:
+    """The obvious reference: breadth-first from the source over SE's two implications until its
+    opposite is reached (a forcing chain's length); -1 where it never is."""
+
+    def implied(cell: int, value: int, on: bool) -> set:
+        if on:  # the cell's other candidates, and the value's other places, off
+            out = {(cell, other, False) for other in cand[cell] - {value}} if y_links else set()
+            return out | {(peer, value, False) for house in houses_of[cell] for peer in house
+                          if peer != cell and value in cand[peer]}
+        out = {(cell, min(cand[cell] - {value}), True)} if y_links and len(cand[cell]) == 2 else set()
+        for house in houses_of[cell]:  # the value's last other place in a house, on
+            places = [peer for peer in house if peer != cell and value in cand[peer]]
+            if len(places) == 1:
+                out.add((places[0], value, True))
+        return out
+
+    target = (source[0], source[1], not source[2])
+    seen, layer, length = {source}, {source}, 0
+    while layer:
+        length += 1
+        layer = {q for p in layer for q in implied(*p)} - seen
+        seen |= layer
+        if target in layer:
+            return length
+    return -1
+
+
+def test_forcing_chain_lengths_on_bit_sets_are_the_distances_to_the_opposite():
+    """``kernels/se/distance.py`` measures every candidate's forcing chain (both ways, with and
+    without Y-links) as layers of bit sets, growing half as far: on the grids of SE's paths
+    through chains, the lengths are a plain search's, within each bound."""
+    import numpy as np
+
+    from sudokit import Board
+    from sudokit.kernels.se import distance, record
+    from sudokit.logic import se as se_logic
+
+    houses = ([[r * 9 + c for c in range(9)] for r in range(9)] + [[r * 9 + c for r in range(9)] for c in range(9)]
+              + [[(b // 3 * 3 + i // 3) * 9 + b % 3 * 3 + i % 3 for i in range(9)] for b in range(9)])
+    houses_of = [[house for house in houses if cell in house] for cell in range(81)]
+    counters = np.zeros(8, dtype=np.int64)
+    checked = chains = 0
+
+    def check(g) -> None:
+        nonlocal checked, chains
+        cand = [{v for v in range(1, 10) if (int(m) >> v) & 1} for m in g[record.G_CAND]]
+        index = np.empty(729, dtype=np.int64)
+        npot = 2 * distance.number_candidates(g, index)
+        adj = np.empty((npot, (npot + 63) // 64), dtype=np.uint64)
+        depth, bits = np.empty(npot, dtype=np.int64), np.empty((3, adj.shape[1]), dtype=np.uint64)
+        for y_links in (False, True):
+            distance.adjacency(g, y_links, index, adj)
+            for cell, value in ((c, v) for c in range(81) if len(cand[c]) > 1 for v in sorted(cand[c])):
+                for on in (0, 1):
+                    length = _forcing_chain_length(cand, houses_of, (cell, value, bool(on)), y_links)
+                    chains += length > 0
+                    bit = 2 * int(index[cell * 9 + value - 1]) + on
+                    for most in (2, 5, 1 << 39):
+                        measured = distance.forcing_distance(adj, bit, most, depth, bits, counters)
+                        assert measured == (length if 0 <= length <= most else -1), (cell, value, on, y_links)
+                        checked += 1
+
+    engine = se_logic._Engine()
+    for puzzle in list(SHOWCASE_SE)[:4]:  # paths through chains
+        engine.load(Board.from_line(puzzle))
+        engine.budget(None)
+        grids = 0
+        while not engine.k.core.solved(engine.g) and grids < 3:
+            if engine.step() >= 12:  # the singles and subsets are done: a grid the chains search
+                check(engine.g)
+                grids += 1
+            engine.apply()
+    assert checked > 5000 and chains > 100

@@ -34,6 +34,7 @@ from ..build.jit import instantiate, kernel
 from .record import CPLX, G_CAND, G_POS, H_DIFF, H_HDR, NE, NP, SORT, SRC, SUB, TARGET
 from ..search.bits import borrowed
 from .advanced import basic
+from .distance import adjacency, forcing_distance, number_candidates
 from .memo import memo_find, memo_keep
 from .record import FRAMES, FS, POOL, QUEUE, new_workspace  # noqa: F401 - nested chains, the Python layer
 from .record import (
@@ -648,7 +649,7 @@ def unary_chains(g, ws, h):
     SE grows a forcing chain from each candidate until it meets the candidate's opposite; its
     length is the distance between the two in the implication graph, which is symmetric
     (a implies b exactly when not-b implies not-a), so the distance is also the least
-    d(s, x) + d(s, not-x) over potentials x, found by growing only half as far (``_distance``).
+    d(s, x) + d(s, not-x) over potentials x, found by growing only half as far (``distance.forcing_distance``).
     Each pass first measures every candidate's forcing chains that way; the cycles, which need
     SE's own growth, are then searched no longer than the best of them."""
     cand = g[G_CAND]
@@ -664,6 +665,13 @@ def unary_chains(g, ws, h):
     info = np.zeros(2, dtype=np.int64)
     for v in range(1, 10):
         skip[v] = ok[v] == 1 and cache[v, 0] == masks[v, 0] and cache[v, 1] == masks[v, 1]
+    # the forcing chains' lengths are measured on bit sets of the candidates' potentials
+    index = np.empty(729, dtype=np.int64)
+    npot = 2 * number_candidates(g, index)
+    adj = np.empty((npot, (npot + 63) // 64), dtype=np.uint64)
+    depth = ws[WS_DEPTH]
+    bits = np.empty((3, adj.shape[1]), dtype=np.uint64)
+    ctr = ws[WS_COUNTERS]
     for mode in range(3):
         # SE's three passes: X-links only, Y-links only, both
         x_links = mode != 1
@@ -674,6 +682,7 @@ def unary_chains(g, ws, h):
         pre_d = 0.0
         pre_c = 0
         if x_links:
+            adjacency(g, y_links, index, adj)
             for cell in range(81):
                 if POP[cand[cell]] < 2:
                     continue
@@ -695,7 +704,7 @@ def unary_chains(g, ws, h):
                             touched[v] = True
                         if cm < 3:
                             continue
-                        t = _distance(g, ws, src, y_links, cm - 1)
+                        t = forcing_distance(adj, 2 * index[cell * 9 + v - 1] + on, cm - 1, depth, bits, ctr)
                         if t < 0:
                             continue
                         touched[v] = True
@@ -755,61 +764,6 @@ def _most_within(bound_d, bound_c, base, least):
         if d > bound_d or (d == bound_d and c + 1 > bound_c):
             return c
         c += 1
-
-
-@kernel
-def _distance(g, ws, source, y_links, most):
-    """The length of SE's forcing chain from ``source`` (the distance to its opposite, the
-    layers SE's search needs), or -1 if it is longer than ``most``; grows layers from the
-    source only until no shorter chain can be missed (see ``unary_chains``)."""
-    seen, depth = ws[WS_VISIT], ws[WS_DEPTH]
-    qa, qb = ws[WS_QUEUE_ON], ws[WS_QUEUE_OFF]
-    out, causes = ws[WS_OUT], ws[WS_OUT_CAUSE]
-    cand, pos = g[G_CAND], g[G_POS]
-    ctr = ws[WS_COUNTERS]
-    ctr[W_STAMP] += 1
-    st = ctr[W_STAMP]
-    buf = np.zeros(32, dtype=np.int64)
-    bufc = np.zeros(32, dtype=np.int64)
-    seen[source] = st
-    depth[source] = 0
-    qa[0] = source
-    n = 1
-    best = 1 << 40
-    radius = 0
-    while n > 0:
-        if best <= 2 * radius + 1 or 2 * radius >= most:
-            break
-        nn = 0
-        for i in range(n):
-            p = qa[i]
-            ctr[W_WORK] += 1
-            ctr[W_DISTANCE_STEPS] += 1
-            if p & 1:
-                k = on_to_off(g, p, y_links, buf, bufc)
-                res = buf
-            else:
-                k = static_on(cand, pos, p, y_links, True, out, causes)
-                res = out
-            for j in range(k):
-                q = res[j]
-                if seen[q] == st:
-                    continue
-                seen[q] = st
-                depth[q] = radius + 1
-                qb[nn] = q
-                nn += 1
-                if seen[q ^ 1] == st:
-                    t = radius + 1 + depth[q ^ 1]
-                    if t < best:
-                        best = t
-        for i in range(nn):
-            qa[i] = qb[i]
-        n = nn
-        radius += 1
-    if best <= most:
-        return best
-    return -1
 
 
 @kernel

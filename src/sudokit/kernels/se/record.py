@@ -160,7 +160,7 @@ def new_workspace(counters=None, memo=False, keep=True, reads=True):
         np.zeros(NP * 24, dtype=np.int64),  # 21 cycle queue
         np.zeros(NP, dtype=np.int64),  # 22 cycle: node of each on potential (stamped)
         np.zeros(NP, dtype=np.int64),  # 23 cycle: stamp
-        np.zeros(NP, dtype=np.int64),  # 24 forcing chains: depth of each potential
+        np.zeros(NP, dtype=np.int64),  # 24 forcing chains: depth of each potential (its bit, ``distance``)
         np.zeros(ADV_MAX, dtype=np.int64),  # 25 advanced potentials (dynamic (+))
         np.zeros(ADV_MAX, dtype=np.int64),  # 26 ... their parents' start
         np.zeros(ADV_MAX, dtype=np.int64),  # 27 ... and count
