@@ -442,3 +442,37 @@ def test_forcing_chain_lengths_on_bit_sets_are_the_distances_to_the_opposite():
                 grids += 1
             engine.apply()
     assert checked > 5000 and chains > 100
+
+
+def test_aligned_exclusion_remembering_where_it_found_nothing_finds_what_a_fresh_search_finds():
+    """Aligned pair and triplet exclusion try again only the groups whose cells or common
+    excluders changed since the grid they last found nothing in: along SE's paths through
+    both (and through chains, where they run at every step), each call gives the hint a
+    search without that memory gives, and the memory does spare groups."""
+    import numpy as np
+
+    from sudokit import Board
+    from sudokit.kernels.se import patterns, record
+    from sudokit.logic import se as se_logic
+
+    puzzles = [row[2] for row in SHOWCASE if row[0].startswith("Aligned")] + list(SHOWCASE_SE)[:3]
+    engine = se_logic._Engine()
+    calls = spared = 0
+    for puzzle in puzzles:
+        engine.load(Board.from_line(puzzle))
+        engine.budget(None)
+        memory = {degree: (np.zeros((10, 2), dtype=np.uint64), np.zeros(10, dtype=np.int64)) for degree in (2, 3)}
+        while not engine.k.core.solved(engine.g):
+            rule = engine.step()
+            for degree in (2, 3):
+                if rule >= 12:  # the singles and subsets are done, as when SE's loop reaches them
+                    hints = []
+                    spared += memory[degree][1][0] == 1
+                    for cache, ok in (memory[degree], (np.zeros((10, 2), dtype=np.uint64), np.zeros(10, dtype=np.int64))):
+                        h = record.new_hint()
+                        found = patterns.aligned_exclusion(engine.g, h, degree, np.zeros((10, 2), dtype=np.uint64), cache, ok)
+                        hints.append((found, [a.tolist() for a in h] if found else None))
+                    assert hints[0] == hints[1], (puzzle, degree)
+                    calls += 1
+            engine.apply()
+    assert calls > 30 and spared > 10

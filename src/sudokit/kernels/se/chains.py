@@ -92,6 +92,7 @@ def borrow_workspace(ws):
 #: the per-value caches (``ws[WS_NOTHING_CELLS]``, ``ws[WS_NOTHING_FOUND]``): which rule each row serves
 X_CACHE = 0
 LINKS_CACHE = 1  #: 1, 2, 3: two, three, four strong links
+ALIGNED_CACHE = 4  #: 4, 5: aligned pair and triplet exclusion (the whole grid's cells, ``ok[0]``)
 
 @kernel(inline="always")
 def over_budget(ws):

@@ -942,17 +942,36 @@ def _bug3(g, h, bug_cells, nb, all_bug, common):
 
 
 @kernel
-def aligned_exclusion(g, h, degree):
+def aligned_exclusion(g, h, degree, masks, cache, ok):
     """Aligned Pair (6.2) and Triplet (7.5) Exclusion: for two (three) cells, each combination of
     their values that leaves a cell seeing them all without a candidate (or puts one value twice
-    in a region) is impossible; a value of a cell in no possible combination goes."""
+    in a region) is impossible; a value of a cell in no possible combination goes.
+
+    Where the search found nothing in a grid (its values' cells in ``cache``, ``ok[0]`` set) of
+    which this one is a part, only the cells whose candidates changed since can make an
+    exclusion: a group whose cells and common excluders all kept their candidates has at most
+    the excluders it had there, so no fewer possible combinations, and is not tried again."""
     cand = g[G_CAND]
+    digit_masks(g, masks)
+    changed = np.zeros(2, dtype=np.uint64)
+    changed[:] = ~np.uint64(0)
+    if ok[0] == 1:
+        within = True
+        for v in range(1, 10):
+            within = within and masks[v, 0] & ~cache[v, 0] == 0 and masks[v, 1] & ~cache[v, 1] == 0
+        if within:
+            changed[:] = 0
+            for v in range(1, 10):
+                changed[0] |= masks[v, 0] ^ cache[v, 0]
+                changed[1] |= masks[v, 1] ^ cache[v, 1]
     ncand = np.zeros(81, dtype=np.int64)
     excl = np.zeros((81, 20), dtype=np.int64)
     nex = np.zeros(81, dtype=np.int64)
     nc = 0
+    any_single = False
     for c in range(81):
         if POP[cand[c]] < 2:
+            any_single = any_single or POP[cand[c]] == 1
             continue
         single = False
         k = 0
@@ -970,7 +989,7 @@ def aligned_exclusion(g, h, degree):
             nex[c] = k
             nc += 1
     if nc < degree:
-        return False
+        return _found_nothing(masks, cache, ok, any_single)
     # each candidate cell's excluders as a cell set, to drop pairs with fewer than two in common
     exm = np.zeros((81, 2), dtype=np.uint64)
     for q in range(nc):
@@ -991,6 +1010,8 @@ def aligned_exclusion(g, h, degree):
             if degree == 2 and _popcount2(lo, hi) < 2:
                 continue
             if degree == 2:
+                if not _changes(changed, lo, hi, c0, c1, c1):
+                    continue
                 cells[0], cells[1] = c0, c1
                 if _exclusion(g, h, cells, 2, excl, nex):
                     return True
@@ -1006,10 +1027,32 @@ def aligned_exclusion(g, h, degree):
                     continue
                 if _popcount2(lo & exm[c2, 0], hi & exm[c2, 1]) < 2:
                     continue
+                if not _changes(changed, lo & exm[c2, 0], hi & exm[c2, 1], c0, c1, c2):
+                    continue
                 cells[0], cells[1], cells[2] = c0, c1, c2
                 if _exclusion(g, h, cells, 3, excl, nex):
                     return True
+    return _found_nothing(masks, cache, ok, any_single)
+
+
+@kernel
+def _found_nothing(masks, cache, ok, any_single):
+    """Remember the grid the search found nothing in (unless a naked single made a cell sit
+    out, which it may not do later); False. (Where it finds an exclusion, the grid it last found
+    nothing in stays: this one is still a part of it.)"""
+    ok[0] = 0 if any_single else 1
+    for v in range(1, 10):
+        cache[v, 0] = masks[v, 0]
+        cache[v, 1] = masks[v, 1]
     return False
+
+
+@kernel(inline="always")
+def _changes(changed, lo, hi, c0, c1, c2):
+    """Whether a group's cells or its common excluders (``lo``, ``hi``) changed."""
+    lo |= MASKS[CELL_MASK + c0, 0] | MASKS[CELL_MASK + c1, 0] | MASKS[CELL_MASK + c2, 0]
+    hi |= MASKS[CELL_MASK + c0, 1] | MASKS[CELL_MASK + c1, 1] | MASKS[CELL_MASK + c2, 1]
+    return (lo & changed[0]) != 0 or (hi & changed[1]) != 0
 
 
 @kernel

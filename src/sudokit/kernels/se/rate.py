@@ -14,7 +14,7 @@ import numpy as np
 
 from ..build.jit import kernel
 from .record import H_DIFF, H_HDR, KIND, PCELL
-from .chains import LINKS_CACHE, borrow_workspace, unary_chains
+from .chains import ALIGNED_CACHE, LINKS_CACHE, borrow_workspace, unary_chains
 from .forcing import DYNAMIC, DYNAMIC_PLUS, MULTIPLE, NISHIO, multiple_chains
 from .record import (
     WS_COUNTERS, WS_DIGIT_CELLS, WS_NOTHING_CELLS, WS_NOTHING_FOUND, W_OVER, W_RULE,
@@ -120,12 +120,12 @@ def find(g, ws, h, scratch, best, rule):
         return False
     if rule == 21:
         return bug(g, h)
-    if rule == 24:
-        return aligned_exclusion(g, h, 2)
+    if rule == 24 or rule == 28:
+        degree = 2 if rule == 24 else 3
+        k = ALIGNED_CACHE + degree - 2
+        return aligned_exclusion(g, h, degree, ws[WS_DIGIT_CELLS], ws[WS_NOTHING_CELLS][k], ws[WS_NOTHING_FOUND][k])
     if rule == 26:
         return unary_chains(g, ws, h)
-    if rule == 28:
-        return aligned_exclusion(g, h, 3)
     if rule == 29:
         return multiple_chains(g, ws, h, NISHIO)
     if rule == 30:
