@@ -476,3 +476,35 @@ def test_aligned_exclusion_remembering_where_it_found_nothing_finds_what_a_fresh
                     calls += 1
             engine.apply()
     assert calls > 30 and spared > 10
+
+
+def test_nishio_remembering_the_values_it_found_nothing_for_finds_what_a_fresh_search_finds():
+    """Nishio's chains have X-links only, each within its value: a value whose cells are as
+    when its chains found no contradiction, from no more sources, is not searched again. Along
+    SE's paths, the rules from Nishio on (``rate.step`` from rule 29) give the same hint with
+    that memory as with a workspace that forgets it before every call, and it does spare values."""
+    from sudokit import Board
+    from sudokit.kernels.se import chains, record
+    from sudokit.logic import se as se_logic
+
+    engine = se_logic._Engine()
+    k = engine.k
+    remembering, forgetting = k.core.new_workspace(), k.core.new_workspace()
+    calls = spared = 0
+    for puzzle in [row[2] for row in SHOWCASE if row[1] >= 7.5][:6]:
+        engine.load(Board.from_line(puzzle))
+        engine.budget(None)
+        remembering[record.WS_NOTHING_FOUND][:] = 0
+        while not engine.k.core.solved(engine.g) and calls < 120:
+            if engine.step() >= 12:
+                forgetting[record.WS_NOTHING_FOUND][:] = 0
+                spared += int(remembering[record.WS_NOTHING_FOUND][chains.NISHIO_CACHE].sum())
+                answers = []
+                for ws in (remembering, forgetting):
+                    h, scratch, best = k.core.new_hint(), k.core.new_hint(), k.core.new_hint()
+                    rule = k.rate.step(engine.g, ws, h, scratch, best, 29)
+                    answers.append((rule, [a.tolist() for a in h] if rule >= 0 else None))
+                assert answers[0] == answers[1], puzzle
+                calls += 1
+            engine.apply()
+    assert calls > 20 and spared > 20

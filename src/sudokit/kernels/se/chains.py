@@ -93,6 +93,7 @@ def borrow_workspace(ws):
 X_CACHE = 0
 LINKS_CACHE = 1  #: 1, 2, 3: two, three, four strong links
 ALIGNED_CACHE = 4  #: 4, 5: aligned pair and triplet exclusion (the whole grid's cells, ``ok[0]``)
+NISHIO_CACHE = 6  #: 6, 7, 8: Nishio (the values' cells, its sources now, its sources then)
 
 @kernel(inline="always")
 def over_budget(ws):

@@ -37,6 +37,7 @@ from .chains import (
     F_V_CAUSE,
     F_V_N,
     F_V_START,
+    NISHIO_CACHE,
     ancestors,
     do_chaining,
     frame_keep,
@@ -73,7 +74,7 @@ from .record import (
     HL_RS,
     HL_PAR,
 )
-from .core import CELL_REGION, LOW, POP, REGION, length_difficulty
+from .core import CELL_REGION, LOW, MASKS, POP, REGION, CELL_MASK, digit_masks, length_difficulty
 
 #: the modes of ``_multiple``, SE's ``Chaining(isMultiple, isDynamic, isNishio, level)``;
 #: ``DYNAMIC_PLUS`` is the dynamic mode at level 1 (``multiple_chains`` maps it)
@@ -314,6 +315,12 @@ def _multiple(g, ws, h, mode, level, nl, collect, hl, source, inner):
     frames = np.zeros(9, dtype=np.int64)
     fs = ws[R.WS_FRAME]
     kept_reset(ws)
+    # Nishio's chains have X-links only, so each stays within its value: a value whose chains
+    # found no contradiction, on the same cells from no fewer sources, is not searched again
+    skip = np.zeros(10, dtype=np.bool_)
+    hit = np.zeros(10, dtype=np.bool_)
+    if nishio:
+        _nishio_skips(g, ws, skip)
     for cell in range(81):
         card = POP[cand[cell]]
         if not (card > 2 or (card > 1 and dynamic)):
@@ -328,6 +335,8 @@ def _multiple(g, ws, h, mode, level, nl, collect, hl, source, inner):
             nv += 1
         for k in range(nv):
             v = values[k]
+            if skip[v]:
+                continue
             p_on = pot(cell, v, 1)
             p_off = p_on - 1
             fon = k
@@ -341,6 +350,7 @@ def _multiple(g, ws, h, mode, level, nl, collect, hl, source, inner):
                 if not nishio and not over_budget(ws):
                     frame_keep(ws, fon, p_on, nested)
             if absurd == 1 and dynamic:
+                hit[v] = True
                 tf[0], tp[0], tv[0] = fon, fs[fon, F_AB_ON], fs[fon, F_AB_VIRTUAL] == 1
                 tf[1], tp[1], tv[1] = fon, fs[fon, F_AB_OFF], fs[fon, F_AB_VIRTUAL] == 0
                 if HINT(g, ws, h, found, collect, hl, kind, sub, base, 7, p_on, p_off, 2, tf, tp, tv,  # noqa: F821
@@ -349,6 +359,7 @@ def _multiple(g, ws, h, mode, level, nl, collect, hl, source, inner):
             if dynamic:
                 seed(ws, foff, p_off)
                 if DC(g, ws, foff, y_links, dynamic, level, nl, inner):  # noqa: F821
+                    hit[v] = True
                     tf[0], tp[0], tv[0] = foff, fs[foff, F_AB_ON], fs[foff, F_AB_VIRTUAL] == 1
                     tf[1], tp[1], tv[1] = foff, fs[foff, F_AB_OFF], fs[foff, F_AB_VIRTUAL] == 0
                     if HINT(g, ws, h, found, collect, hl, kind, sub, base, 7, p_off, p_on, 2, tf, tp, tv,  # noqa: F821
@@ -432,7 +443,53 @@ def _multiple(g, ws, h, mode, level, nl, collect, hl, source, inner):
                 if HINT(g, ws, h, found, collect, hl, T.CELL_FORCING, sub, base, 5, cell, q, nv, tf, tp, tv,  # noqa: F821
                         C_CELL, source, nested):
                     found = True
+    if nishio and not over_budget(ws):
+        _nishio_remember(ws, skip, hit)
     return found
+
+
+@kernel
+def _nishio_sources(g, ws):
+    """Each value's cells (``ws[WS_DIGIT_CELLS]``) and, in the per-value cache's second row,
+    those Nishio starts chains from (two or more candidates)."""
+    cand = g[G_CAND]
+    masks, sources = ws[R.WS_DIGIT_CELLS], ws[R.WS_NOTHING_CELLS][NISHIO_CACHE + 1]
+    digit_masks(g, masks)
+    sources[:, :] = 0
+    for c in range(81):
+        if POP[cand[c]] > 1:
+            m = cand[c]
+            while m:
+                v = LOW[m & -m]
+                m &= m - 1
+                sources[v, 0] |= MASKS[CELL_MASK + c, 0]
+                sources[v, 1] |= MASKS[CELL_MASK + c, 1]
+
+
+@kernel
+def _nishio_skips(g, ws, skip):
+    """The values Nishio need not search: their cells as when their chains found nothing
+    (``NISHIO_CACHE``), their sources no more than then."""
+    _nishio_sources(g, ws)
+    masks, sources = ws[R.WS_DIGIT_CELLS], ws[R.WS_NOTHING_CELLS][NISHIO_CACHE + 1]
+    cells, starts, ok = ws[R.WS_NOTHING_CELLS][NISHIO_CACHE], ws[R.WS_NOTHING_CELLS][NISHIO_CACHE + 2], ws[R.WS_NOTHING_FOUND][NISHIO_CACHE]
+    for v in range(1, 10):
+        skip[v] = (ok[v] == 1 and cells[v, 0] == masks[v, 0] and cells[v, 1] == masks[v, 1]
+                   and sources[v, 0] & ~starts[v, 0] == 0 and sources[v, 1] & ~starts[v, 1] == 0)
+
+
+@kernel
+def _nishio_remember(ws, skip, hit):
+    """After a whole Nishio search: the values searched without a contradiction remembered,
+    those with one forgotten."""
+    masks, sources = ws[R.WS_DIGIT_CELLS], ws[R.WS_NOTHING_CELLS][NISHIO_CACHE + 1]
+    cells, starts, ok = ws[R.WS_NOTHING_CELLS][NISHIO_CACHE], ws[R.WS_NOTHING_CELLS][NISHIO_CACHE + 2], ws[R.WS_NOTHING_FOUND][NISHIO_CACHE]
+    for v in range(1, 10):
+        if skip[v]:
+            continue
+        ok[v] = 0 if hit[v] else 1
+        cells[v, 0], cells[v, 1] = masks[v, 0], masks[v, 1]
+        starts[v, 0], starts[v, 1] = sources[v, 0], sources[v, 1]
 
 
 # -- tier 0: SE's rules 29 to 32 ------------------------------------------------------------------------
