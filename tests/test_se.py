@@ -508,3 +508,34 @@ def test_nishio_remembering_the_values_it_found_nothing_for_finds_what_a_fresh_s
                 calls += 1
             engine.apply()
     assert calls > 20 and spared > 20
+
+
+def test_the_wings_remembering_where_they_found_nothing_find_what_a_fresh_search_finds():
+    """The WXYZ- to TUVWXYZ-Wings close a set of unchanged cells only with a changed bivalue
+    cell, where they last found nothing in a grid of which this one is a part: along SE's
+    paths each call gives the hint a search without that memory gives."""
+    import numpy as np
+
+    from sudokit import Board
+    from sudokit.kernels.se import record, rules
+    from sudokit.logic import se as se_logic
+
+    engine = se_logic._Engine()
+    calls = remembered = 0
+    for puzzle in [row[2] for row in SHOWCASE if row[0].endswith("Wing") or row[1] >= 7.5][:8]:
+        engine.load(Board.from_line(puzzle))
+        engine.budget(None)
+        memory = {size: (np.zeros((10, 2), dtype=np.uint64), np.zeros(10, dtype=np.int64)) for size in range(3, 7)}
+        while not engine.k.core.solved(engine.g):
+            if engine.step() >= 12:
+                for size, (cache, ok) in memory.items():
+                    remembered += ok[0] == 1
+                    answers = []
+                    for c, o in ((cache, ok), (np.zeros((10, 2), dtype=np.uint64), np.zeros(10, dtype=np.int64))):
+                        scratch, best = record.new_hint(), record.new_hint()
+                        found = rules.als_wing(engine.g, size, scratch, best, np.zeros((10, 2), dtype=np.uint64), c, o)
+                        answers.append((found, [a.tolist() for a in best] if found else None))
+                    assert answers[0] == answers[1], (puzzle, size)
+                    calls += 1
+            engine.apply()
+    assert calls > 100 and remembered > 50

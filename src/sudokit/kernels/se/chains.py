@@ -94,6 +94,7 @@ X_CACHE = 0
 LINKS_CACHE = 1  #: 1, 2, 3: two, three, four strong links
 ALIGNED_CACHE = 4  #: 4, 5: aligned pair and triplet exclusion (the whole grid's cells, ``ok[0]``)
 NISHIO_CACHE = 6  #: 6, 7, 8: Nishio (the values' cells, its sources now, its sources then)
+WING_CACHE = 9  #: 9 to 12: the WXYZ- to TUVWXYZ-Wings (the whole grid's cells, ``ok[0]``)
 
 @kernel(inline="always")
 def over_budget(ws):

@@ -198,6 +198,37 @@ def digit_masks(g, out):
 
 
 @kernel
+def changed_cells(g, masks, cache, ok, changed):
+    """For a rule that remembers the grid it last found nothing in (its values' cells in
+    ``cache``, ``ok[0]`` set; ``masks`` gets the grid's now): the cells whose candidates
+    changed since, as two words in ``changed``; every cell where nothing is remembered or the
+    grid is not a part of that one (a candidate came back)."""
+    digit_masks(g, masks)
+    changed[:] = ~np.uint64(0)
+    if ok[0] != 1:
+        return
+    for v in range(1, 10):
+        if masks[v, 0] & ~cache[v, 0] != 0 or masks[v, 1] & ~cache[v, 1] != 0:
+            return
+    changed[:] = 0
+    for v in range(1, 10):
+        changed[0] |= masks[v, 0] ^ cache[v, 0]
+        changed[1] |= masks[v, 1] ^ cache[v, 1]
+
+
+@kernel
+def found_nothing(masks, cache, ok, remember):
+    """A search found nothing in the grid of ``masks``: remembered (``changed_cells``) where
+    ``remember``; False. (Where it does find something, the grid it last found nothing in
+    stays remembered: the grid now is still a part of it.)"""
+    ok[0] = 1 if remember else 0
+    for v in range(1, 10):
+        cache[v, 0] = masks[v, 0]
+        cache[v, 1] = masks[v, 1]
+    return False
+
+
+@kernel
 def copy_grid(src, dst):
     dst[G_VALUES][:] = src[G_VALUES]
     dst[G_CAND][:] = src[G_CAND]

@@ -17,7 +17,7 @@ from .record import (
 from ..search.bits import popcount
 from .core import (
     CELL_MASK, CELL_REGION, LOW, MASKS, PEER_MASK, POP, REGION, REGION_MASK, SEES, add_cell,
-    add_elim, clear_hint, digit_masks, empty_cells,
+    add_elim, changed_cells, clear_hint, digit_masks, empty_cells, found_nothing,
 )  # fmt: skip
 from .rules import _copy, subsets
 
@@ -952,18 +952,8 @@ def aligned_exclusion(g, h, degree, masks, cache, ok):
     exclusion: a group whose cells and common excluders all kept their candidates has at most
     the excluders it had there, so no fewer possible combinations, and is not tried again."""
     cand = g[G_CAND]
-    digit_masks(g, masks)
     changed = np.zeros(2, dtype=np.uint64)
-    changed[:] = ~np.uint64(0)
-    if ok[0] == 1:
-        within = True
-        for v in range(1, 10):
-            within = within and masks[v, 0] & ~cache[v, 0] == 0 and masks[v, 1] & ~cache[v, 1] == 0
-        if within:
-            changed[:] = 0
-            for v in range(1, 10):
-                changed[0] |= masks[v, 0] ^ cache[v, 0]
-                changed[1] |= masks[v, 1] ^ cache[v, 1]
+    changed_cells(g, masks, cache, ok, changed)
     ncand = np.zeros(81, dtype=np.int64)
     excl = np.zeros((81, 20), dtype=np.int64)
     nex = np.zeros(81, dtype=np.int64)
@@ -989,7 +979,7 @@ def aligned_exclusion(g, h, degree, masks, cache, ok):
             nex[c] = k
             nc += 1
     if nc < degree:
-        return _found_nothing(masks, cache, ok, any_single)
+        return found_nothing(masks, cache, ok, not any_single)  # a naked single made a cell sit out: it may not later
     # each candidate cell's excluders as a cell set, to drop pairs with fewer than two in common
     exm = np.zeros((81, 2), dtype=np.uint64)
     for q in range(nc):
@@ -1032,19 +1022,7 @@ def aligned_exclusion(g, h, degree, masks, cache, ok):
                 cells[0], cells[1], cells[2] = c0, c1, c2
                 if _exclusion(g, h, cells, 3, excl, nex):
                     return True
-    return _found_nothing(masks, cache, ok, any_single)
-
-
-@kernel
-def _found_nothing(masks, cache, ok, any_single):
-    """Remember the grid the search found nothing in (unless a naked single made a cell sit
-    out, which it may not do later); False. (Where it finds an exclusion, the grid it last found
-    nothing in stays: this one is still a part of it.)"""
-    ok[0] = 0 if any_single else 1
-    for v in range(1, 10):
-        cache[v, 0] = masks[v, 0]
-        cache[v, 1] = masks[v, 1]
-    return False
+    return found_nothing(masks, cache, ok, not any_single)
 
 
 @kernel(inline="always")

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..build.jit import kernel
 from .record import H_DIFF, H_HDR, KIND, PCELL
-from .chains import ALIGNED_CACHE, LINKS_CACHE, borrow_workspace, unary_chains
+from .chains import ALIGNED_CACHE, LINKS_CACHE, WING_CACHE, borrow_workspace, unary_chains
 from .forcing import DYNAMIC, DYNAMIC_PLUS, MULTIPLE, NISHIO, multiple_chains
 from .record import (
     WS_COUNTERS, WS_DIGIT_CELLS, WS_NOTHING_CELLS, WS_NOTHING_FOUND, W_OVER, W_RULE,
@@ -114,7 +114,8 @@ def find(g, ws, h, scratch, best, rule):
         return hidden_set(g, h, 4, False)
     if rule == 20 or rule == 23 or rule == 25 or rule == 27:
         size = 3 if rule == 20 else (4 if rule == 23 else (5 if rule == 25 else 6))
-        if als_wing(g, size, scratch, best):
+        k = WING_CACHE + size - 3
+        if als_wing(g, size, scratch, best, ws[WS_DIGIT_CELLS], ws[WS_NOTHING_CELLS][k], ws[WS_NOTHING_FOUND][k]):
             copy_hint(best, h)
             return True
         return False

@@ -19,7 +19,8 @@ from .record import (
     G_CAND, G_POS, G_VALUES, H_CELLS, H_DIFF, H_ELIM, H_HDR, KIND, NE, REGION_SLOT, REMOVED, SUB, VALUE,
 )  # fmt: skip
 from .core import (
-    CROSS, IN_REGION, LOW, PEERS, POP, REGION, SEES, add_cell, add_elim, clear_hint, empty_cells, set_place,
+    CROSS, IN_REGION, LOW, PEERS, POP, REGION, SEES, add_cell, add_elim, changed_cells, clear_hint, empty_cells,
+    found_nothing, set_place,
 )  # fmt: skip
 
 # SE's region types, in the order most of its rules scan them: block, column, row
@@ -453,16 +454,23 @@ def _wing_set_victims(cand, cells, n, v, h):
 
 
 @kernel
-def als_wing(g, size, scratch, best):
+def als_wing(g, size, scratch, best, masks, cache, ok):
     """The WXYZ- (3 cells, 5.5-5.6), VWXYZ- (4, 6.2-6.4), UVWXYZ- (5, 6.6) and TUVWXYZ-Wing
     (6, 7.5): ``size`` cells that all see each other holding ``size + 1`` values, and a bivalue
     cell outside them holding two of those; one of its values (x) is in the set only in cells
     that see it, so the other (z) goes from every cell seeing the bivalue cell and the set's
     z cells. Both values restricted: a doubly linked wing, which also removes the set's other
     values from the cells seeing all their holders. SE rates the easiest and, among equals,
-    the one removing most; that one is left in ``best`` (True if any)."""
+    the one removing most; that one is left in ``best`` (True if any).
+
+    Where the search found nothing in a grid of which this one is a part (``core.changed_cells``),
+    a wing whose cells and bivalue cell kept their candidates was there, with no fewer victims:
+    a set of unchanged cells is closed only with a changed bivalue cell."""
     cand = g[G_CAND]
     best[H_HDR][KIND] = 0
+    changed = np.zeros(2, dtype=np.uint64)
+    changed_cells(g, masks, cache, ok, changed)
+    fresh = np.zeros(9, dtype=np.bool_)  # fresh[d]: one of the first d cells changed
     cells = np.zeros(8, dtype=np.int64)
     unions = np.zeros(9, dtype=np.int64)
     biggest = np.zeros(9, dtype=np.int64)
@@ -474,12 +482,12 @@ def als_wing(g, size, scratch, best):
         while c < 81:
             m = cand[c]
             if POP[m] >= 2 and POP[unions[depth] | m] <= size + 1:
-                ok = True
+                sees_all = True
                 for k in range(depth):
                     if not SEES[c, cells[k]]:
-                        ok = False
+                        sees_all = False
                         break
-                if ok:
+                if sees_all:
                     break
             c += 1
         if c >= 81:
@@ -489,22 +497,28 @@ def als_wing(g, size, scratch, best):
         cells[depth] = c
         unions[depth + 1] = unions[depth] | cand[c]
         biggest[depth + 1] = max(biggest[depth], POP[cand[c]])
+        fresh[depth + 1] = fresh[depth] or (changed[c >> 6] >> np.uint64(c & 63)) & np.uint64(1) != 0
         if depth + 1 == size:
             if POP[unions[depth + 1]] == size + 1:
-                _wing_close(g, size, cells, unions[depth + 1], biggest[depth + 1], scratch, best)
+                _wing_close(g, size, cells, unions[depth + 1], biggest[depth + 1], scratch, best,
+                            changed, fresh[depth + 1])
         else:
             depth += 1
             nxt[depth] = c + 1
-    return best[H_HDR][KIND] != 0
+    if best[H_HDR][KIND] != 0:
+        return True
+    return found_nothing(masks, cache, ok, True)
 
 
 @kernel
-def _wing_close(g, size, cells, union, biggest, scratch, best):
+def _wing_close(g, size, cells, union, biggest, scratch, best, changed, fresh):
     cand = g[G_CAND]
     for yz in range(81):
         ym = cand[yz]
         if POP[ym] != 2 or ym & union != ym:
             continue
+        if not fresh and (changed[yz >> 6] >> np.uint64(yz & 63)) & np.uint64(1) == 0:
+            continue  # the whole wing as it was where nothing was found
         inset = False
         near = False
         for k in range(size):
