@@ -132,10 +132,8 @@ def forcing_distance(adj, source, most, depth, bits, ctr):
             new = layer[w]
             met = (((new & _EVEN) << np.uint64(1)) | ((new >> np.uint64(1)) & _EVEN)) & seen[w]
             while met:
-                t = radius + 1 + depth[w * 64 + trailing_zeros(met)]
+                best = min(best, radius + 1 + depth[w * 64 + trailing_zeros(met)])
                 met &= met - np.uint64(1)
-                if t < best:
-                    best = t
         radius += 1
     if best <= most:
         return best
