@@ -369,6 +369,25 @@ def test_nested_chains_remember_answers_without_changing_a_step():
 
 
 
+def _chain_grids(puzzles):
+    """SE's path through each puzzle, at the grids where its loop gets past the singles and
+    subsets (rule 12 on), as the chains and patterns see them: (the puzzle, how many of its
+    grids came before, the grid)."""
+    from sudokit import Board
+    from sudokit.logic import se as se_logic
+
+    engine = se_logic._Engine()
+    for puzzle in puzzles:
+        engine.load(Board.from_line(puzzle))
+        engine.budget(None)
+        before = 0
+        while not engine.k.core.solved(engine.g):
+            if engine.step() >= 12:
+                yield puzzle, before, engine.g
+                before += 1
+            engine.apply()
+
+
 def _forcing_chain_length(cand: list[set[int]], houses_of: list[list[list[int]]], source: tuple, y_links: bool) -> int:
     """The obvious reference: breadth-first from the source over SE's two implications until its
     opposite is reached (a forcing chain's length); -1 where it never is."""
@@ -402,9 +421,7 @@ def test_forcing_chain_lengths_on_bit_sets_are_the_distances_to_the_opposite():
     through chains, the lengths are a plain search's, within each bound."""
     import numpy as np
 
-    from sudokit import Board
     from sudokit.kernels.se import distance, record
-    from sudokit.logic import se as se_logic
 
     houses = ([[r * 9 + c for c in range(9)] for r in range(9)] + [[r * 9 + c for r in range(9)] for c in range(9)]
               + [[(b // 3 * 3 + i // 3) * 9 + b % 3 * 3 + i % 3 for i in range(9)] for b in range(9)])
@@ -431,16 +448,9 @@ def test_forcing_chain_lengths_on_bit_sets_are_the_distances_to_the_opposite():
                         assert measured == (length if 0 <= length <= most else -1), (cell, value, on, y_links)
                         checked += 1
 
-    engine = se_logic._Engine()
-    for puzzle in list(SHOWCASE_SE)[:4]:  # paths through chains
-        engine.load(Board.from_line(puzzle))
-        engine.budget(None)
-        grids = 0
-        while not engine.k.core.solved(engine.g) and grids < 3:
-            if engine.step() >= 12:  # the singles and subsets are done: a grid the chains search
-                check(engine.g)
-                grids += 1
-            engine.apply()
+    for _, before, g in _chain_grids(list(SHOWCASE_SE)[:4]):  # paths through chains
+        if before < 3:
+            check(g)
     assert checked > 5000 and chains > 100
 
 
@@ -451,30 +461,22 @@ def test_aligned_exclusion_remembering_where_it_found_nothing_finds_what_a_fresh
     search without that memory gives, and the memory does spare groups."""
     import numpy as np
 
-    from sudokit import Board
     from sudokit.kernels.se import patterns, record
-    from sudokit.logic import se as se_logic
 
     puzzles = [row[2] for row in SHOWCASE if row[0].startswith("Aligned")] + list(SHOWCASE_SE)[:3]
-    engine = se_logic._Engine()
     calls = spared = 0
-    for puzzle in puzzles:
-        engine.load(Board.from_line(puzzle))
-        engine.budget(None)
-        memory = {degree: (np.zeros((10, 2), dtype=np.uint64), np.zeros(10, dtype=np.int64)) for degree in (2, 3)}
-        while not engine.k.core.solved(engine.g):
-            rule = engine.step()
-            for degree in (2, 3):
-                if rule >= 12:  # the singles and subsets are done, as when SE's loop reaches them
-                    hints = []
-                    spared += memory[degree][1][0] == 1
-                    for cache, ok in (memory[degree], (np.zeros((10, 2), dtype=np.uint64), np.zeros(10, dtype=np.int64))):
-                        h = record.new_hint()
-                        found = patterns.aligned_exclusion(engine.g, h, degree, np.zeros((10, 2), dtype=np.uint64), cache, ok)
-                        hints.append((found, [a.tolist() for a in h] if found else None))
-                    assert hints[0] == hints[1], (puzzle, degree)
-                    calls += 1
-            engine.apply()
+    for puzzle, before, g in _chain_grids(puzzles):
+        if before == 0:
+            memory = {degree: (np.zeros((10, 2), dtype=np.uint64), np.zeros(10, dtype=np.int64)) for degree in (2, 3)}
+        for degree in (2, 3):
+            hints = []
+            spared += memory[degree][1][0] == 1
+            for cache, ok in (memory[degree], (np.zeros((10, 2), dtype=np.uint64), np.zeros(10, dtype=np.int64))):
+                h = record.new_hint()
+                found = patterns.aligned_exclusion(g, h, degree, np.zeros((10, 2), dtype=np.uint64), cache, ok)
+                hints.append((found, [a.tolist() for a in h] if found else None))
+            assert hints[0] == hints[1], (puzzle, degree)
+            calls += 1
     assert calls > 30 and spared > 10
 
 
@@ -483,30 +485,26 @@ def test_nishio_remembering_the_values_it_found_nothing_for_finds_what_a_fresh_s
     when its chains found no contradiction, from no more sources, is not searched again. Along
     SE's paths, the rules from Nishio on (``rate.step`` from rule 29) give the same hint with
     that memory as with a workspace that forgets it before every call, and it does spare values."""
-    from sudokit import Board
+    from sudokit import engines
     from sudokit.kernels.se import chains, record
-    from sudokit.logic import se as se_logic
 
-    engine = se_logic._Engine()
-    k = engine.k
+    k = engines.se_kernels()
     remembering, forgetting = k.core.new_workspace(), k.core.new_workspace()
     calls = spared = 0
-    for puzzle in [row[2] for row in SHOWCASE if row[1] >= 7.5][:6]:
-        engine.load(Board.from_line(puzzle))
-        engine.budget(None)
-        remembering[record.WS_NOTHING_FOUND][:] = 0
-        while not engine.k.core.solved(engine.g) and calls < 120:
-            if engine.step() >= 12:
-                forgetting[record.WS_NOTHING_FOUND][:] = 0
-                spared += int(remembering[record.WS_NOTHING_FOUND][chains.NISHIO_CACHE].sum())
-                answers = []
-                for ws in (remembering, forgetting):
-                    h, scratch, best = k.core.new_hint(), k.core.new_hint(), k.core.new_hint()
-                    rule = k.rate.step(engine.g, ws, h, scratch, best, 29)
-                    answers.append((rule, [a.tolist() for a in h] if rule >= 0 else None))
-                assert answers[0] == answers[1], puzzle
-                calls += 1
-            engine.apply()
+    for puzzle, before, g in _chain_grids([row[2] for row in SHOWCASE if row[1] >= 7.5][:6]):
+        if calls == 120:
+            break
+        if before == 0:
+            remembering[record.WS_NOTHING_FOUND][:] = 0
+        forgetting[record.WS_NOTHING_FOUND][:] = 0
+        spared += int(remembering[record.WS_NOTHING_FOUND][chains.NISHIO_CACHE].sum())
+        answers = []
+        for ws in (remembering, forgetting):
+            h, scratch, best = k.core.new_hint(), k.core.new_hint(), k.core.new_hint()
+            rule = k.rate.step(g, ws, h, scratch, best, 29)
+            answers.append((rule, [a.tolist() for a in h] if rule >= 0 else None))
+        assert answers[0] == answers[1], puzzle
+        calls += 1
     assert calls > 20 and spared > 20
 
 
@@ -516,26 +514,19 @@ def test_the_wings_remembering_where_they_found_nothing_find_what_a_fresh_search
     paths each call gives the hint a search without that memory gives."""
     import numpy as np
 
-    from sudokit import Board
     from sudokit.kernels.se import record, rules
-    from sudokit.logic import se as se_logic
 
-    engine = se_logic._Engine()
     calls = remembered = 0
-    for puzzle in [row[2] for row in SHOWCASE if row[0].endswith("Wing") or row[1] >= 7.5][:8]:
-        engine.load(Board.from_line(puzzle))
-        engine.budget(None)
-        memory = {size: (np.zeros((10, 2), dtype=np.uint64), np.zeros(10, dtype=np.int64)) for size in range(3, 7)}
-        while not engine.k.core.solved(engine.g):
-            if engine.step() >= 12:
-                for size, (cache, ok) in memory.items():
-                    remembered += ok[0] == 1
-                    answers = []
-                    for c, o in ((cache, ok), (np.zeros((10, 2), dtype=np.uint64), np.zeros(10, dtype=np.int64))):
-                        scratch, best = record.new_hint(), record.new_hint()
-                        found = rules.als_wing(engine.g, size, scratch, best, np.zeros((10, 2), dtype=np.uint64), c, o)
-                        answers.append((found, [a.tolist() for a in best] if found else None))
-                    assert answers[0] == answers[1], (puzzle, size)
-                    calls += 1
-            engine.apply()
+    for puzzle, before, g in _chain_grids([row[2] for row in SHOWCASE if row[0].endswith("Wing") or row[1] >= 7.5][:8]):
+        if before == 0:
+            memory = {size: (np.zeros((10, 2), dtype=np.uint64), np.zeros(10, dtype=np.int64)) for size in range(3, 7)}
+        for size, (cache, ok) in memory.items():
+            remembered += ok[0] == 1
+            answers = []
+            for c, o in ((cache, ok), (np.zeros((10, 2), dtype=np.uint64), np.zeros(10, dtype=np.int64))):
+                scratch, best = record.new_hint(), record.new_hint()
+                found = rules.als_wing(g, size, scratch, best, np.zeros((10, 2), dtype=np.uint64), c, o)
+                answers.append((found, [a.tolist() for a in best] if found else None))
+            assert answers[0] == answers[1], (puzzle, size)
+            calls += 1
     assert calls > 100 and remembered > 50

@@ -46,7 +46,7 @@ from .record import (
     WS_VISIT, WS_KEPT_AT, WS_KEPT_DATA, WS_KEPT_STATE, W_BUDGET, W_CYCLE_STEPS, W_OVER, W_STAMP, W_WORK,
 )  # fmt: skip
 from .core import (
-    digit_masks, CELL_POS, CELL_REGION, LOW, POP, REGION, SEES, add_cell, add_elim, clear_hint,
+    digit_masks, same_cells, CELL_POS, CELL_REGION, LOW, POP, REGION, SEES, add_cell, add_elim, clear_hint,
     length_difficulty, remove, restore, set_place,
 )  # fmt: skip
 
@@ -93,8 +93,8 @@ def borrow_workspace(ws):
 X_CACHE = 0
 LINKS_CACHE = 1  #: 1, 2, 3: two, three, four strong links
 ALIGNED_CACHE = 4  #: 4, 5: aligned pair and triplet exclusion (the whole grid's cells, ``ok[0]``)
-NISHIO_CACHE = 6  #: 6, 7, 8: Nishio (the values' cells, its sources now, its sources then)
-WING_CACHE = 9  #: 9 to 12: the WXYZ- to TUVWXYZ-Wings (the whole grid's cells, ``ok[0]``)
+NISHIO_CACHE = 6  #: 6, 7: Nishio (the values' cells, and its sources, when it found nothing)
+WING_CACHE = 8  #: 8 to 11: the WXYZ- to TUVWXYZ-Wings (the whole grid's cells, ``ok[0]``)
 
 @kernel(inline="always")
 def over_budget(ws):
@@ -667,7 +667,7 @@ def unary_chains(g, ws, h):
     touched = np.zeros(10, dtype=np.bool_)
     info = np.zeros(2, dtype=np.int64)
     for v in range(1, 10):
-        skip[v] = ok[v] == 1 and cache[v, 0] == masks[v, 0] and cache[v, 1] == masks[v, 1]
+        skip[v] = same_cells(masks, cache, ok, v)
     # the forcing chains' lengths are measured on bit sets of the candidates' potentials
     index = np.empty(729, dtype=np.int64)
     npot = 2 * number_candidates(g, index)

@@ -197,6 +197,13 @@ def digit_masks(g, out):
                     out[v, 1] |= bit
 
 
+@kernel(inline="always")
+def same_cells(masks, cache, ok, v):
+    """Whether value v's cells (``masks``) are those a per-value cache remembers a search that
+    found nothing for (``cache``, ``ok``)."""
+    return ok[v] == 1 and cache[v, 0] == masks[v, 0] and cache[v, 1] == masks[v, 1]
+
+
 @kernel
 def changed_cells(g, masks, cache, ok, changed):
     """For a rule that remembers the grid it last found nothing in (its values' cells in

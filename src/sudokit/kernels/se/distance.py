@@ -70,13 +70,12 @@ def adjacency(g, y_links, index, adj):
             for t in range(3):
                 r = CELL_REGION[cell, t]
                 others = pos[r, v] & ~(1 << CELL_POS[cell, t])
-                single = others != 0 and others & (others - 1) == 0
+                # "off": the value's last other place in a region on
+                if others != 0 and others & (others - 1) == 0:
+                    set_bit(off, 2 * index[REGION[r, LOW[others]] * 9 + v - 1] + 1)
                 while others:
                     set_bit(on, 2 * index[REGION[r, LOW[others & -others]] * 9 + v - 1])
                     others &= others - 1
-                # "off": the value's last other place in a region on
-                if single:
-                    set_bit(off, 2 * index[REGION[r, LOW[pos[r, v] & ~(1 << CELL_POS[cell, t])]] * 9 + v - 1] + 1)
             # "off": the cell's last other candidate on
             if y_links and POP[cand[cell]] == 2:
                 set_bit(off, 2 * index[cell * 9 + LOW[cand[cell] & ~(1 << v)] - 1] + 1)

@@ -74,7 +74,7 @@ from .record import (
     HL_RS,
     HL_PAR,
 )
-from .core import CELL_REGION, LOW, MASKS, POP, REGION, CELL_MASK, digit_masks, length_difficulty
+from .core import CELL_MASK, CELL_REGION, LOW, MASKS, POP, REGION, digit_masks, length_difficulty, same_cells
 
 #: the modes of ``_multiple``, SE's ``Chaining(isMultiple, isDynamic, isNishio, level)``;
 #: ``DYNAMIC_PLUS`` is the dynamic mode at level 1 (``multiple_chains`` maps it)
@@ -319,8 +319,9 @@ def _multiple(g, ws, h, mode, level, nl, collect, hl, source, inner):
     # found no contradiction, on the same cells from no fewer sources, is not searched again
     skip = np.zeros(10, dtype=np.bool_)
     hit = np.zeros(10, dtype=np.bool_)
+    now = np.zeros((2, 10, 2), dtype=np.uint64)
     if nishio:
-        _nishio_skips(g, ws, skip)
+        _nishio_skips(g, ws, skip, now)
     for cell in range(81):
         card = POP[cand[cell]]
         if not (card > 2 or (card > 1 and dynamic)):
@@ -444,16 +445,17 @@ def _multiple(g, ws, h, mode, level, nl, collect, hl, source, inner):
                         C_CELL, source, nested):
                     found = True
     if nishio and not over_budget(ws):
-        _nishio_remember(ws, skip, hit)
+        _nishio_remember(ws, skip, hit, now)
     return found
 
 
 @kernel
-def _nishio_sources(g, ws):
-    """Each value's cells (``ws[WS_DIGIT_CELLS]``) and, in the per-value cache's second row,
-    those Nishio starts chains from (two or more candidates)."""
+def _nishio_skips(g, ws, skip, now):
+    """The values Nishio need not search: their cells as when their chains found nothing
+    (``NISHIO_CACHE``), their sources (cells with two or more candidates) no more than then.
+    ``now`` gets each value's cells and sources in this grid."""
     cand = g[G_CAND]
-    masks, sources = ws[R.WS_DIGIT_CELLS], ws[R.WS_NOTHING_CELLS][NISHIO_CACHE + 1]
+    masks, sources = now[0], now[1]
     digit_masks(g, masks)
     sources[:, :] = 0
     for c in range(81):
@@ -464,32 +466,25 @@ def _nishio_sources(g, ws):
                 m &= m - 1
                 sources[v, 0] |= MASKS[CELL_MASK + c, 0]
                 sources[v, 1] |= MASKS[CELL_MASK + c, 1]
-
-
-@kernel
-def _nishio_skips(g, ws, skip):
-    """The values Nishio need not search: their cells as when their chains found nothing
-    (``NISHIO_CACHE``), their sources no more than then."""
-    _nishio_sources(g, ws)
-    masks, sources = ws[R.WS_DIGIT_CELLS], ws[R.WS_NOTHING_CELLS][NISHIO_CACHE + 1]
-    cells, starts, ok = ws[R.WS_NOTHING_CELLS][NISHIO_CACHE], ws[R.WS_NOTHING_CELLS][NISHIO_CACHE + 2], ws[R.WS_NOTHING_FOUND][NISHIO_CACHE]
+    cells, starts = ws[R.WS_NOTHING_CELLS][NISHIO_CACHE], ws[R.WS_NOTHING_CELLS][NISHIO_CACHE + 1]
+    ok = ws[R.WS_NOTHING_FOUND][NISHIO_CACHE]
     for v in range(1, 10):
-        skip[v] = (ok[v] == 1 and cells[v, 0] == masks[v, 0] and cells[v, 1] == masks[v, 1]
+        skip[v] = (same_cells(masks, cells, ok, v)
                    and sources[v, 0] & ~starts[v, 0] == 0 and sources[v, 1] & ~starts[v, 1] == 0)
 
 
 @kernel
-def _nishio_remember(ws, skip, hit):
+def _nishio_remember(ws, skip, hit, now):
     """After a whole Nishio search: the values searched without a contradiction remembered,
     those with one forgotten."""
-    masks, sources = ws[R.WS_DIGIT_CELLS], ws[R.WS_NOTHING_CELLS][NISHIO_CACHE + 1]
-    cells, starts, ok = ws[R.WS_NOTHING_CELLS][NISHIO_CACHE], ws[R.WS_NOTHING_CELLS][NISHIO_CACHE + 2], ws[R.WS_NOTHING_FOUND][NISHIO_CACHE]
+    cells, starts = ws[R.WS_NOTHING_CELLS][NISHIO_CACHE], ws[R.WS_NOTHING_CELLS][NISHIO_CACHE + 1]
+    ok = ws[R.WS_NOTHING_FOUND][NISHIO_CACHE]
     for v in range(1, 10):
         if skip[v]:
             continue
         ok[v] = 0 if hit[v] else 1
-        cells[v, 0], cells[v, 1] = masks[v, 0], masks[v, 1]
-        starts[v, 0], starts[v, 1] = sources[v, 0], sources[v, 1]
+        cells[v, :] = now[0, v]
+        starts[v, :] = now[1, v]
 
 
 # -- tier 0: SE's rules 29 to 32 ------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from .record import (
 from ..search.bits import popcount
 from .core import (
     CELL_MASK, CELL_REGION, LOW, MASKS, PEER_MASK, POP, REGION, REGION_MASK, SEES, add_cell,
-    add_elim, changed_cells, clear_hint, digit_masks, empty_cells, found_nothing,
+    add_elim, changed_cells, clear_hint, digit_masks, empty_cells, found_nothing, same_cells,
 )  # fmt: skip
 from .rules import _copy, subsets
 
@@ -247,7 +247,7 @@ def strong_links(g, degree, scratch, best, masks, cache, ok):
     vmask = np.zeros(2, dtype=np.uint64)
     touched = np.zeros(1, dtype=np.int64)
     for v in range(1, 10):
-        if ok[v] == 1 and cache[v, 0] == masks[v, 0] and cache[v, 1] == masks[v, 1]:
+        if same_cells(masks, cache, ok, v):
             continue
         touched[0] = 0
         n = _collect_links(g, v, links)

@@ -166,8 +166,8 @@ def new_workspace(counters=None, memo=False, keep=True, reads=True):
         np.zeros(ADV_MAX, dtype=np.int64),  # 27 ... and count
         np.zeros(ADV_POOL, dtype=np.int64),  # 28 ... the parents
         np.zeros(2, dtype=np.int64),  # 29 ... counts
-        np.zeros((13, 10, 2), dtype=np.uint64),  # 30 per-value "nothing" caches: the value's cells (``chains.X_CACHE`` ...)
-        np.zeros((13, 10), dtype=np.int64),  # 31 ... 1 where that rule found nothing for them
+        np.zeros((12, 10, 2), dtype=np.uint64),  # 30 per-value "nothing" caches: the value's cells (``chains.X_CACHE`` ...)
+        np.zeros((12, 10), dtype=np.int64),  # 31 ... 1 where that rule found nothing for them
         np.zeros((10, 2), dtype=np.uint64),  # 32 the values' cells now (``digit_masks``)
         np.zeros((FRAMES, NP), dtype=np.int64),  # 33 nested chains: complexity behind an advanced potential
         np.zeros((FRAMES, NP), dtype=np.uint64),  # 34 ... and its identity (a hash of the chain)
