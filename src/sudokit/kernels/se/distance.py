@@ -4,8 +4,8 @@ A forcing chain from a potential is as long as the distance from it to its oppos
 implication graph, the least d(s, x) + d(s, not-x) over potentials x (the graph is symmetric:
 a implies b exactly when not-b implies not-a), so a breadth-first search from the source that
 grows only half as far finds it (``chains.unary_chains``). That search runs from every
-candidate, both ways, in two of SE's three passes at every step that reaches the rule: a third
-of a whole rating's time when it went potential by potential. Here the grid's candidates are
+candidate, both ways, in two of SE's three passes at every step that reaches the rule, so it
+is done on bit sets rather than potential by potential. The grid's candidates are
 numbered (a potential of candidate k is bit 2k + on, so a potential's opposite is its pair's
 other bit), what each potential implies is one bit set built once a pass (``adjacency``), and a
 layer of the search is the union of its potentials' sets: the same layers, so the same lengths,
