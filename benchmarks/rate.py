@@ -73,7 +73,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
     parser.add_argument("--sets", help="comma-separated set names; default all: " + ",".join(SETS))
-    parser.add_argument("--sample", type=int, default=100, help="puzzles per set (seeded sample)")
+    parser.add_argument("--sample", type=int, help="puzzles per set (seeded sample); default 100, and with --scale se "
+                        "the whole of hardest_db")
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--why", action="store_true", help="print where the two solution paths part on a miss")
     parser.add_argument("--scale", choices=("hodoku", "se"), default="hodoku",
@@ -86,6 +87,10 @@ def main() -> int:
     parser.add_argument("--peer-warm", type=int, default=200, help="--hodoku-jar: puzzles rated first to warm the JVM")
     parser.add_argument("--no-hodoku-py", action="store_true", help="leave hodoku-py out (with --hodoku-jar)")
     parser.add_argument("--one-core", action="store_true", help="pin this process and the peers to one core")
+    parser.add_argument("--jobs", type=int, default=1, help="--scale se: puzzles rated side by side, each in a "
+                        "process of its own on one thread (times are per puzzle either way)")
+    parser.add_argument("--per-puzzle", action="store_true", help="--scale se: a row for every puzzle (always for "
+                        "hardest_db): recorded ER/EP/ED, sudokit's, the time")
     args = parser.parse_args()
     if args.one_core:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
@@ -93,6 +98,7 @@ def main() -> int:
         import _se_scale
 
         return _se_scale.main(args, random.Random(args.seed), SETS, puzzles)
+    args.sample = 100 if args.sample is None else args.sample
 
     import sudokit
 
