@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ENTRIES
+from conftest import DATA, ENTRIES
 
 from sudokit.kernels.build import ahead as aot
 from sudokit.kernels.search import protocol as P
@@ -396,21 +396,53 @@ def test_ahead_and_jit_canonical_forms_agree():
 
 
 def test_nested_chains_are_compiled_ahead_and_load_no_numba():
-    """A puzzle rated 9.7 needs SE's nested forcing chains: with the sixth unit built, its first
-    rating compiles nothing (it once compiled for minutes)."""
+    """A puzzle rated 10.3 needs SE's nested forcing chains: with the sixth unit built, its first
+    rating loads that unit and compiles nothing (it once compiled for minutes). (The 9.7 puzzle
+    this test rated before takes dynamic chains only, and never loaded the unit.)"""
     if any(aot.load(name) is None for name in ("se.core", "se.rate", "se.nested")):
         pytest.skip("no kernels compiled ahead of time for these sources and this CPU")
-    puzzle = "..3.9....1...4..36..8..21...4..8..73...9................4.7..686........7.....5.4"  # ER 9.7 (tests/test_se.py)
+    puzzle = "...4......5...9...6...2..1.2...7.9.1..5....7......8.3...6....9.7...3.1......9.327"  # tests/test_se.py
     probe = (
         "import sys, sudokit\n"
         f"r = sudokit.rate({puzzle!r}, scale='se')\n"
-        "print(r.se, 'numba' in sys.modules)\n"
+        "print(r.se, 'sudokit.kernels.build._ahead_nested' in sys.modules, 'numba' in sys.modules)\n"
     )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["9.7/9.7/2.6", "False"]
+    assert done.stdout.split() == ["10.3/10.3/2.6", "True", "False"]
     assert "compiling" not in done.stderr
+
+
+@pytest.mark.slow  # compiles SE's rating loop with the JIT too: minutes from an empty cache
+def test_ahead_and_jit_se_kernels_rate_alike():
+    """SE's compiled rating loop and numba's compile of the same sources take the same steps:
+    the same ratings, step counts and potentials, rule by rule. (The nested chains' unit is
+    left out: its JIT compile alone would add minutes of CPU to every run of the suite.)"""
+    if aot.load("se.core") is None or aot.load("se.rate") is None:
+        pytest.skip("no kernels compiled ahead of time for these sources and this CPU")
+    from types import SimpleNamespace
+
+    from sudokit import Board
+    from sudokit.kernels.se import core as jit_core
+    from sudokit.kernels.se import rate as jit_rate
+    from sudokit.logic import se
+
+    rows = (line.split() for line in (DATA / "se_rated.txt").read_text().splitlines() if not line.startswith("#"))
+    rated = sorted(((float(r[1]), r[0]) for r in rows if len(r) >= 2 and len(r[0]) == 81 and float(r[1]) < 9.5))
+    puzzles = [puzzle for _, puzzle in rated[:: max(1, len(rated) // 24)]]  # every level up to 9.4
+    answers = []
+    for kernels in (None, SimpleNamespace(core=jit_core, rate=jit_rate)):
+        engine = se._Engine(kernels=kernels)
+        walked = []
+        for puzzle in puzzles:
+            engine.load(Board.from_line(puzzle))
+            engine.budget(None)
+            status = engine.run(1 << 30)
+            walked.append((status, engine.res.tolist(), engine.rates.tolist(), engine.work))
+        answers.append(walked)
+    assert answers[0] == answers[1]
+    assert len({tuple(rates) for _, _, rates, _ in answers[0]}) > 5  # ratings of many levels
 
 
 def test_the_learning_search_is_compiled_ahead_and_loads_no_numba():

@@ -163,10 +163,12 @@ class _Engine:
     nested chains remember their inner searches' answers for a step (``kernels/se/memo.py``);
     ``keep``: a multiple-chain search grows each "on" chaining once (``chains.frame_keep``);
     ``reads``: the nested chains' inner unary searches skip the chains that read nothing the
-    outer chain changed (``nested.unary_all``). Each is off only to show it changes no step."""
+    outer chain changed (``nested.unary_all``). Each is off only to show it changes no step.
+    ``kernels``: ``core`` and ``rate`` other than the served ones (the JIT's, in tests)."""
 
-    def __init__(self, memo: bool = True, keep: bool = True, reads: bool = True) -> None:
-        kernels = engines.se_kernels()
+    def __init__(self, memo: bool = True, keep: bool = True, reads: bool = True,
+                 kernels: SimpleNamespace | None = None) -> None:  # fmt: skip
+        kernels = kernels or engines.se_kernels()
         self.k = kernels
         self.memo = memo
         self.keep = keep
