@@ -17,6 +17,8 @@ temporary ``NUMBA_CACHE_DIR``; *warm* runs again on a cache the cold run filled.
 - ``install``: the same command after ``pip install .`` into a new virtual environment (the
   install is timed once; the command then runs cold and warm as above);
 - ``rate``, ``hint``, ``explain``: the logic commands on one 9x9 line (HoDoKu's kernels);
+- ``library``: ``python -c "import sudokit; print(sudokit.rate(P))"``, a first rating from the
+  library;
 - ``se``: ``sudokit rate --scale se --time-limit 1`` of a puzzle whose rating needs nested
   forcing chains (a budgeted call: its target is the budget plus 1.5 s; exit 3, "unknown", is
   an answer here);
@@ -54,11 +56,14 @@ from _cpu import cpu_line  # noqa: E402  (needs the line above)
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
 CASES = ("import", "help", "solve9", "solve16", "solve25", "readme", "install", "rate", "hint", "explain",
-         "se", "generate", "generate16", "canon", "xsolve", "maximize", "serve")
+         "library", "se", "generate", "generate16", "canon", "xsolve", "maximize", "serve")
 #: cases with an exit status other than 0 that is still an answer (3: "unknown", the budget ran out)
 ANSWERS = {"se": (0, 3)}
-#: a puzzle whose SE rating needs nested forcing chains (the one tests/test_warming.py holds)
-NESTED = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+#: a puzzle whose SE rating needs nested forcing chains (10.3/10.3/2.6, tests/test_se.py's FORUM;
+#: the 9.0 puzzle here before never reached them)
+NESTED = "...4......5...9...6...2..1.2...7.9.1..5....7......8.3...6....9.7...3.1......9.327"
+#: the library's first rating, as the issue's table has it (HoDoKu's scale, the default)
+LIBRARY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 #: an X-Sudoku (both diagonals), one JSON line: the givens of a published X-Windoku (the shared
 #: variants data) with its windoku rule left out; a solve needs no uniqueness
 X_SUDOKU = {"givens": ".......1.....2...3.........4....3.......5...6....1.........78......6........32...",
@@ -147,6 +152,8 @@ def lines() -> dict[str, Path]:
 def command(case: str, files: dict[str, Path], python: str, sudokit: list[str]) -> list[str] | None:
     if case == "import":
         return [python, "-c", "import sudokit"]
+    if case == "library":
+        return [python, "-c", f"import sudokit; print(sudokit.rate({LIBRARY!r}))"]
     if case == "help":
         return sudokit + ["--help"]
     if case in ("solve9", "solve16", "solve25"):
