@@ -647,3 +647,59 @@ def test_a_time_limit_of_inf_is_no_budget(tmp_path):
     result = run(["batch", str(tmp_path / "in.txt"), "-o", "-", "--workers", "1", "--threads", "--time-limit", "inf", "--rate"])
     assert result.exit_code in (0, 1, 3), result.output
     assert json.loads(result.stdout.splitlines()[0])["status"] != "error"
+
+
+# -- found by fuzzing the setters' commands and endpoints ----------------------------------------
+
+#: a HoDoKu candidate grid with its border, two solutions (read under --format pretty, a file of
+#: grids whose first record has marks)
+MARKS_IN_BORDERS = """.-------.-------.-------.
+| 67  56  23 | 45  89  34 | 19  12  78 |
+| 19  78  89 | 12  67  23 | 45  34  56 |
+| 34  12  45 | 19  78  56 | 67  23  89 |
+:-------+-------+-------:
+| 89  23  56 | 78  34  67 | 12  45  19 |
+| 78  19  12 | 89  23  45 | 56  67  34 |
+| 45  34  67 | 56  12  19 | 89  78  23 |
+:-------+-------+-------:
+| 23  67  19 | 34  45  89 | 78  56  12 |
+| 56  45  78 | 23  19  12 | 34  89  67 |
+| 12  89  34 | 67  56  78 | 23  19  45 |
+'-------'-------'-------'
+"""
+
+
+def test_a_board_with_pencil_marks_is_written_with_them():
+    # make-unique added r1c1=6 and wrote the board as a pretty grid of that one given: marks
+    # gone, another board (with very many solutions) presented as made unique
+    result = run(["make-unique", "--format", "pretty"], stdin=MARKS_IN_BORDERS)
+    assert result.exit_code == 0, result.stderr
+    board = Board.parse(result.stdout)
+    assert board.candidates is not None and sudokit.count(board, 2).count == 1
+
+
+def test_a_board_with_marks_and_rules_is_written_as_json():
+    jigsaw = json.loads((Path(__file__).parent / "data" / "variants" / "jigsaw.jsonl").read_text().splitlines()[0])
+    board = Board.parse(json.dumps({**jigsaw, "candidates": [[1, "12"]]}))
+    for format in ("line", "pretty", "variant"):
+        again = Board.parse(format_board(board, format))
+        assert again.candidates is not None and again.geometry == board.geometry
+
+
+@pytest.mark.parametrize("command", ["make-unique", "reduce"])
+def test_an_unreadable_record_is_one_line_of_the_json_output(command):
+    # "error" and a blank line: the grid's marker, two lines of a one-object-a-line output
+    result = run([command, "--format", "grid", "--to", "json"], stdin="]\n")
+    assert result.stdout == "error\n"
+
+
+def test_optimisation_sees_the_clock_early_on_a_big_board():
+    # the first slice was 20,000 nodes whatever the board: 7 s on an open 64x64
+    found = sudokit.maximize("." * 4096, time_limit=0.001)
+    assert found.status is sudokit.SolveStatus.UNKNOWN and found.nodes < 1000
+
+
+def test_an_estimate_sees_the_clock_after_its_first_probe():
+    # a first block of 156 probes before the clock was read: 106 s under a 0.05 s limit on 64x64
+    found = sudokit.estimate("." * 4096, seed=1, time_limit=0.05)
+    assert found.samples == 1

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +20,7 @@ import pytest
 
 import naive
 import sudokit
-from conftest import ENTRIES
+from conftest import DATA, ENTRIES
 from sudokit import Board, Geometry, Shape, SolveStatus
 from sudokit.logic import CandidateGrid
 from sudokit.setters import forced_contradiction
@@ -368,13 +371,34 @@ def test_estimate_is_seeded_and_exact_where_it_must_be():
     first = sudokit.estimate("." * 81, samples=200, seed=4)
     assert first == sudokit.estimate("." * 81, samples=200, seed=4)
     assert first.value != sudokit.estimate("." * 81, samples=200, seed=5).value
-    none = sudokit.estimate("11" + "." * 79, samples=50, seed=1)
+    none = sudokit.estimate("11" + "." * 79, samples=50, seed=1)  # givens that clash: exactly none
     assert none.value == none.low == none.high == 0 and none.hits == 0
     unique = ENTRIES[[e.count for e in ENTRIES].index(1)]
     one = sudokit.estimate(unique.puzzle, samples=50, seed=1)
     assert one.low <= 1 <= one.high
     with pytest.raises(ValueError):
         sudokit.estimate("." * 81, samples=1)
+
+
+def test_an_estimate_whose_probes_reach_no_solution_has_no_upper_bound():
+    """A killer's one solution went unseen by 10,000 probes, and the interval said "0 to 0"; a
+    spread of one probe (a time limit cut it there) says nothing either."""
+    killer = sudokit.Board.parse((DATA / "variants" / "killer.jsonl").read_text().splitlines()[0])
+    unseen = sudokit.estimate(killer, samples=200, seed=1)
+    assert unseen.hits == 0 and sudokit.count(killer, 2).count == 1
+    assert unseen.low == 0 and unseen.high == math.inf and unseen.relative_error == math.inf
+    assert "0 to no bound" in unseen.summary() and unseen.to_json()["high"] is None
+    lone = sudokit.estimate("." * 16, samples=2, seed=1, time_limit=0.0)
+    assert lone.samples == 1 and lone.hits == 1 and lone.low == 0 and lone.high == math.inf
+    assert "1 sample," in lone.summary()
+
+
+def test_estimate_takes_no_more_samples_than_it_can_hold():
+    with pytest.raises(ValueError, match="from 2 to"):
+        sudokit.estimate("." * 81, samples=10**23)
+    done = subprocess.run([sys.executable, "-m", "sudokit", "estimate", "--samples", str(10**23)], input="." * 81 + "\n",
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 2 and "--samples" in done.stderr and "Traceback" not in done.stderr
 
 
 @pytest.mark.slow  # 10 s each: hundreds of estimates, to count how often the interval holds

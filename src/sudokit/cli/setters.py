@@ -24,6 +24,7 @@ from ..formats import FORMATS, format_board
 from ..printing import LAYOUTS, Entry, book, variant_name
 from ..results import ExitCode, SolveStatus, Tally
 from ..setters import Clues, diagnose, estimate, make_unique, reduce
+from ..setters.sampling import MAX_SAMPLES
 from ..solver import count as count_solutions
 from .base import (
     MARKERS, SECONDS, boards, check_symbols, cli, input_options, interruptible, marker, no_solution, parse_shape, warn, where,
@@ -104,7 +105,8 @@ def _clues_records(question, files, input_format, shape, symbols, time_limit, no
     tally = Tally()
     out = sys.stdout
     with interruptible():
-        for source, record, board in boards(files, input_format, shape, symbols, tally, out):
+        written_as = "line" if output == "json" else None  # an unreadable record: one line of the JSON output
+        for source, record, board in boards(files, input_format, shape, symbols, tally, out, written_as=written_as):
             try:
                 cells = cell_indices(keep, board)
             except ValueError as error:
@@ -173,7 +175,7 @@ def reduce_command(files, input_format, shape, symbols, time_limit, node_limit, 
 @click.option("--format", "input_format", type=click.Choice(FORMATS), help="Input format (default: detected from the first puzzle).")
 @click.option("--shape", callback=parse_shape, metavar="HxW|N", help="Box shape such as 2x3, or board size (default: from the input).")
 @click.option("--symbols", callback=check_symbols, metavar="CHARS", help="The symbols of values 1..n (default: inferred).")
-@click.option("--samples", type=click.IntRange(min=2), default=10_000, show_default=True, help="Random probes per board.")
+@click.option("--samples", type=click.IntRange(min=2, max=MAX_SAMPLES), default=10_000, show_default=True, help="Random probes per board.")
 @click.option("--seed", type=click.IntRange(min=0), help="The same seed gives the same estimates (default: fresh each run).")
 @click.option("--time-limit", type=SECONDS, metavar="SECONDS", help="Stop sampling a board after this long (fewer samples, a wider interval).")
 @_TO

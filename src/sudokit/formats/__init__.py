@@ -165,8 +165,26 @@ def positions(record: Scanned) -> list[Position]:
     return grid.positions(record.text, record.line)  # grid and pretty
 
 
+#: the formats that write a board's givens and rules but not its pencil marks
+_NO_MARKS = ("line", "grid", "ints", "leetcode", "pretty", "variant", "layout")
+
+
+def _keeping_marks(board: BoardLike, format: str) -> str:
+    """The format a board is written in: ``format``, unless the board has pencil marks that it
+    would drop (a candidate grid read where grids were, then made unique: written as givens
+    alone it is another board, with other solutions). Then a candidate grid, or JSON where the
+    board has rules beyond rows, columns and boxes."""
+    if board.candidates is None or format not in _NO_MARKS:
+        return format
+    n, geometry = board.shape.size, board.geometry
+    boxed = geometry is None or (len(geometry.houses) == 3 * n and geometry.is_boxed(board.shape))
+    return "candidates" if boxed and not board.cages else "json"
+
+
 def format_board(board: BoardLike, format: str) -> str:
-    """One output record: the board in ``format``, with its trailing newline(s)."""
+    """One output record: the board in ``format``, with its trailing newline(s); a board with
+    pencil marks in a format that keeps them (see ``_keeping_marks``)."""
+    format = _keeping_marks(board, format)
     if format == "line":
         return line.format(board) + "\n"
     if format == "grid":

@@ -22,6 +22,10 @@ from ..shape import Shape
 
 #: probes per call of the kernel (the GIL is released inside; Ctrl-C is seen between calls)
 BLOCK = 4096
+#: the most probes one estimate draws: their weights take 8 bytes each (800 MB here)
+MAX_SAMPLES = 100_000_000
+#: seconds a call of the kernel may take under a time limit (a probe of an open 64x64 takes 0.5 s)
+SLICE_SECONDS = 0.05
 #: the importance sampling's tilt (``kernels/search/estimate.py``), off: on the empty 9x9 board it
 #: narrows the spread (coefficient of variation 1.59 uniform, 0.83 at 0.2, 4,000 probes), but
 #: on partial boards rare heavy probes go unseen and the interval misses (tdoku's board of 132
@@ -55,7 +59,10 @@ class Estimate:
 
     @property
     def relative_error(self) -> float:
-        """Half the interval's width over the value (0 for an exact answer)."""
+        """Half the interval's width over the value (0 for an exact answer, ``inf`` where the
+        interval has no upper bound)."""
+        if self.log10_high == math.inf:
+            return math.inf
         if self.log10 == -math.inf:
             return 0.0
         return (10 ** (self.log10_high - self.log10) - 10 ** (self.log10_low - self.log10)) / 2
@@ -63,10 +70,12 @@ class Estimate:
     def summary(self) -> str:
         """One line for a person (what ``sudokit estimate`` prints)."""
         return (f"about {_number(self.log10)} solutions (95%: {_number(self.log10_low)} to "
-                f"{_number(self.log10_high)}; {self.samples:,} samples, {self.hits:,} reached a solution)")
+                f"{_number(self.log10_high)}; {self.samples:,} sample{'s' if self.samples != 1 else ''}, {self.hits:,} reached "
+                "a solution)")
 
     def to_json(self) -> dict[str, Any]:
-        """Plain data for JSON: a number past a float's range (or the log10 of 0) is null."""
+        """Plain data for JSON: a number past a float's range (or the log10 of 0) is null, and so
+        is ``high`` where the probes give no upper bound (none reached a solution, or one was drawn)."""
         numbers = {"value": self.value, "low": self.low, "high": self.high, "log10": self.log10,
                    "log10_low": self.log10_low, "log10_high": self.log10_high}
         return {**{key: value if math.isfinite(value) else None for key, value in numbers.items()},
@@ -77,9 +86,14 @@ class Estimate:
 
 
 def _number(log10: float) -> str:
-    """A count from its log10: exact digits below a billion, else ``5.96e98``."""
+    """A count from its log10: exact digits below a billion, two figures below one (an
+    estimate's mean), else ``5.96e98``; ``no bound`` for infinity."""
     if log10 == -math.inf:
         return "0"
+    if log10 == math.inf:
+        return "no bound"
+    if log10 < 0:
+        return f"{10 ** log10:.2g}"
     if log10 < 9:
         return f"{10 ** log10:,.0f}"
     mantissa = 10 ** (log10 - math.floor(log10))
@@ -117,7 +131,7 @@ def tables(board: Board) -> tuple[np.ndarray, ...]:
 def log_weights(board: Board, samples: int, seed: int | None, tilt: float = TILT,
                 time_limit: float | None = None) -> np.ndarray:
     """The natural logarithms of ``samples`` probes' weights (``-inf`` for a dead end), fewer
-    where ``time_limit`` seconds ran out first (at least one block's, up to ``BLOCK``)."""
+    where ``time_limit`` seconds ran out first (at least one)."""
     kernel = engines.estimate_kernel()
     start, houses, cell_houses, cell_cages, cage_cells, cage_total = tables(board)
     rng = np.zeros(1, dtype=np.uint64)
@@ -125,13 +139,22 @@ def log_weights(board: Board, samples: int, seed: int | None, tilt: float = TILT
     out = np.empty(samples, dtype=np.float64)
     reach = np.full(1, board.shape.cells, dtype=np.int64)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    block = BLOCK if deadline is None else max(2, min(BLOCK, samples // 64))  # see the clock often
-    for first in range(0, samples, block):
+    # under a time limit the first call draws one probe, the next ones what fits in a slice
+    block = BLOCK if deadline is None else 1
+    done = 0
+    while done < samples:
+        began = time.perf_counter()
+        drawn = min(block, samples - done)
         kernel.probes(start, (houses, cell_houses, cell_cages, cage_cells, cage_total), board.size, rng, tilt, EXACT_NODES,
-                      reach, out[first : first + block])
-        if deadline is not None and time.perf_counter() >= deadline:
-            return out[: first + block]
-    return out
+                      reach, out[done : done + drawn])
+        done += drawn
+        if deadline is not None:
+            now = time.perf_counter()
+            if now >= deadline:
+                break
+            each = max((now - began) / drawn, 1e-7)
+            block = max(1, min(BLOCK, int(min(SLICE_SECONDS, deadline - now) / each)))
+    return out[:done]
 
 
 def estimate(puzzle: Any, samples: int = 10_000, seed: int | None = None, *, time_limit: float | None = None,
@@ -146,8 +169,8 @@ def estimate(puzzle: Any, samples: int = 10_000, seed: int | None = None, *, tim
     >>> result.low <= 288 <= result.high
     True
     """
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 2:
-        raise ValueError(f"samples must be a whole number, at least 2, not {samples!r}")
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or not 2 <= samples <= MAX_SAMPLES:
+        raise ValueError(f"samples must be a whole number from 2 to {MAX_SAMPLES:,}, not {samples!r}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
         raise ValueError(f"seed must be a non-negative integer or None, not {seed!r}")
     Limits(1, time_limit)  # checked as every budget is
@@ -155,8 +178,14 @@ def estimate(puzzle: Any, samples: int = 10_000, seed: int | None = None, *, tim
     began = time.perf_counter()
     weights = log_weights(board, int(samples), seed, time_limit=time_limit)
     hits = int(np.count_nonzero(np.isfinite(weights)))
-    if not hits:
+    if not hits and engines.repeats_a_given(board):  # no solution, for certain
         log_mean = log_low = log_high = -math.inf
+    elif not hits or len(weights) < 2:
+        # no probe reached a solution, or one probe alone (a time limit cut it there): the
+        # spread says nothing, so no upper bound (a killer cage's one solution went unseen
+        # by 10,000 probes, and "0 to 0" would have ruled it out)
+        log_mean = float(weights.max()) + math.log(1 / len(weights)) if hits else -math.inf
+        log_low, log_high = -math.inf, math.inf
     else:
         top = float(weights.max())
         scaled = np.exp(weights - top)  # in (0, 1]; dead ends 0
