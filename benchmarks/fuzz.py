@@ -5,6 +5,7 @@ checked against the invariants of the ``tests/fuzzing`` package.
 
     python benchmarks/fuzz.py --minutes 10          # every command and endpoint in turn
     python benchmarks/fuzz.py --minutes 2 --only solve,/api/hint --seed 7
+    python benchmarks/fuzz.py --minutes 2 --only diagnose,make-unique,/api/estimate   # the setters' side
 
 It prints how many inputs went to each command and endpoint and how many broke an invariant,
 then each distinct finding (the same kind, place and wording, numbers aside) with how often it
@@ -32,9 +33,10 @@ import fuzzing  # noqa: E402
 
 #: what is fuzzed: a name (a command or an endpoint) and the strategy of its inputs
 TARGETS = {
-    **{command: lambda command=command: fuzzing.runs([command]) for command in fuzzing.READING},
+    **{command: lambda command=command: fuzzing.runs([command]) for command in fuzzing.READING + fuzzing.SETTERS},
     "generate": lambda: fuzzing.generate_runs(),
     "kept meaning": lambda: fuzzing.runs(["solve", "count", "hint", "explain", "batch"], mutate=0.0),
+    "setters kept meaning": lambda: fuzzing.runs(list(fuzzing.SETTERS), mutate=0.0),
     "pencil marks": lambda: fuzzing.runs(["hint", "explain"], families=["sukaku", "candidates", "hodoku", "json"], mutate=0.0),
     "variant fields": lambda: fuzzing.runs(["solve", "count", "hint", "batch"], families=["json", "variant"], mutate=1.0, structural=True),
     **{f"/api/{endpoint}": lambda endpoint=endpoint: fuzzing.requests([endpoint]) for endpoint in fuzzing.ENDPOINTS},
@@ -236,7 +238,7 @@ def main() -> None:
         cut = args.cut_minutes if args.cut_minutes is not None else args.minutes / 3
         campaign.cut_deadline = time.monotonic() + cut * 60
         for seen in campaign.seen.values():
-            if seen.finding.kind not in ("budget", "slow"):
+            if seen.finding.kind not in ("budget", "slow", "doubtful"):  # timings and chance: not cut down
                 reduce(campaign, seen, args.tries)
     report(campaign, args.minutes, seed_used)
     if args.json:

@@ -194,6 +194,77 @@ def test_generate_with_odd_options_keeps_every_invariant(worker, run_):
     verdict(run(worker, run_))
 
 
+# -- the setters' commands and endpoints: diagnose, estimate, make-unique, reduce, maximize, minimize --
+
+
+def test_every_command_and_endpoint_is_fuzzed():
+    import click
+    from sudokit.cli import cli
+    from sudokit.web import api
+
+    # serve (a server), print (a PDF, an extra) and warmup (the kernels' cache) read no records from stdin
+    commands = set(cli.list_commands(click.Context(cli))) - {"serve", "print", "warmup"}
+    assert commands == set(fuzzing.READING + fuzzing.SETTERS) | {"generate"}
+    assert set(api.ENDPOINTS) == set(fuzzing.ENDPOINTS)
+
+
+def test_the_checks_catch_a_wrong_answer_of_a_setters_command():
+    puzzle = CATALOGUE["unique9"][0]
+    assert puzzle.solution is not None
+    line = fuzzing.write(puzzle, "line", {})
+    feed = fuzzing.Feed("line", (fuzzing.Case("line", line, puzzle, puzzle.name),), (line + "\n").encode())
+
+    def kinds(*args: str, out: str, err: str = "", code: int = 0) -> list[str]:
+        return [f.kind for f in fuzzing.check_run(fuzzing.Run(args[0], args, feed, 1.0), fuzzing.Outcome(code, out, err))]
+
+    # make-unique leaves a unique puzzle as it is; a value put in an open cell is an answer of its own
+    assert kinds("make-unique", out=line + "\n", err="<stdin>:1:1: added 0 (fewest possible)\n") == []
+    open_cell = line.index(".")
+    wrong = str(puzzle.solution[open_cell] % 9 + 1)
+    assert "answer" in kinds("make-unique", out=line[:open_cell] + wrong + line[open_cell + 1 :] + "\n")
+    # a budget run out is exit 3, not 0
+    assert kinds("make-unique", "--time-limit", "0", out=line + "\n", err="<stdin>:1:1: added 0 (at least 0 needed: the budget ran out)\n",
+                 code=3) == []  # fmt: skip
+    # diagnose: a unique puzzle is no 'several'; the solution shown is the known one
+    solution = "".join(map(str, puzzle.solution))
+    assert kinds("diagnose", out="unique (minimality unknown: the budget ran out)\n", code=3) == []
+    assert kinds("diagnose", out=f"several solutions: two differ in 0 cells () | {solution} | {solution}\n") == ["answer", "answer"]
+    # maximize: the score of the one solution, and of the board shown
+    score = fuzzing.target_score(list(puzzle.solution), 9)
+    assert kinds("maximize", "--board", out=f"{score}\n{solution}\n") == []
+    assert kinds("maximize", out=f"{score + 1}\n") == ["answer"]
+    assert kinds("minimize", "--board", out=f"{score}\n{solution[1]}{solution[0]}{solution[2:]}\n") == ["rules"]
+    assert kinds("maximize", out="-1\n", code=1) == ["answer"]
+    # estimate: a value outside its own interval; more samples than asked
+    assert kinds("estimate", "--samples", "100", out="about 1 solutions (95%: 1 to 1; 100 samples, 100 reached a solution)\n") == []
+    assert kinds("estimate", out="about 3 solutions (95%: 1 to 2; 10,000 samples, 5 reached a solution)\n") == ["answer"]
+    assert kinds("estimate", "--samples", "10", out="about 1 solutions (95%: 1 to 1; 100 samples, 100 reached a solution)\n") == ["answer"]
+    # maximize --board over blocks: a score, then its grid and the blank line after it
+    assert fuzzing.split_scores("12\n12\n34\n\nerror\n-1\nunknown (budget exhausted): best none, bound 9\n", True) == [
+        "12\n12\n34", "error", "-1", "unknown (budget exhausted): best none, bound 9"]
+
+
+@pytest.mark.slow
+@settings(FUZZ, max_examples=30)
+@given(fuzzing.runs(fuzzing.SETTERS, most=2))
+def test_the_setters_commands_keep_every_invariant(worker, run_):
+    verdict(run(worker, run_))
+
+
+@pytest.mark.slow
+@settings(FUZZ, max_examples=30)
+@given(fuzzing.runs(fuzzing.SETTERS, small=True, mutate=0.0, most=2))
+def test_the_setters_commands_answer_a_known_puzzle_as_it_is(worker, run_):
+    verdict(run(worker, run_))
+
+
+@pytest.mark.slow
+@settings(FUZZ, max_examples=50)
+@given(fuzzing.requests(["diagnose", "estimate"]))
+def test_the_setters_endpoints_keep_every_invariant(worker, request_):
+    verdict(ask(worker, request_))
+
+
 # -- the JSON API ----------------------------------------------------------------------------------
 
 

@@ -11,7 +11,11 @@ Shared by ``tests/test_fuzz.py`` (hypothesis, fixed seed, bounded) and ``benchma
   givens), checked here without sudokit; an answer known from the data (a count, "no
   solution", the solution) stays that answer after a rewrite that keeps the meaning;
 - a step of ``hint`` or ``explain`` never places a wrong value nor removes the true one;
-- a budget (``--time-limit``, the API's ``time_limit``) is honoured within a second.
+- a budget (``--time-limit``, the API's ``time_limit``) is honoured within a second;
+- the setters' answers hold: a diagnosis's count, solutions, core and givens that could go; a
+  board made unique (``make-unique``) or reduced (``reduce``) is unique, its solution the
+  record's, and changed only as the command may; an optimum (``maximize``, ``minimize``) is
+  the score its board makes; an estimate keeps its own numbers in order.
 
 Nothing here trusts sudokit to judge sudokit: the rules of a known puzzle are built from the
 data files, the puzzles are written by the writers of ``puzzles.py``, and counts come from ``naive.py``
@@ -30,19 +34,20 @@ process that runs them), ``checks`` (the invariants).
 from __future__ import annotations
 
 from .checks import (
-    BROKEN, EXITS, Finding, check_request, check_run, in_puzzle_values, meaning_of, read_feed, records_match,
-    rules_of, step_claims,
+    BROKEN, EXITS, Finding, check_request, check_run, count_to_two, in_puzzle_values, meaning_of, read_feed,
+    records_match, rules_of, split_scores, step_claims, target_score,
 )
 from .puzzles import BLOCKS, CATALOGUE, FORMAT_OF, Puzzle, write
 from .rules import Rules, broken_rules, brute_force
 from .strategies import (
-    ENDPOINTS, READING, Case, Feed, Request, Run, dumps, encode, feeds, generate_runs, records, repaired, requests, runs,
+    ENDPOINTS, READING, SETTERS, Case, Feed, Request, Run, dumps, encode, feeds, generate_runs, records, repaired,
+    requests, runs,
 )
 from .worker import Outcome, Worker
 
 __all__ = [
-    "BLOCKS", "BROKEN", "CATALOGUE", "ENDPOINTS", "EXITS", "FORMAT_OF", "READING", "Case", "Feed", "Finding", "Outcome",
-    "Puzzle", "Request", "Rules", "Run", "Worker", "broken_rules", "brute_force", "check_request", "check_run", "dumps",
-    "encode", "feeds", "generate_runs", "in_puzzle_values", "meaning_of", "read_feed", "records", "records_match",
-    "repaired", "requests", "rules_of", "runs", "step_claims", "write",
+    "BLOCKS", "BROKEN", "CATALOGUE", "ENDPOINTS", "EXITS", "FORMAT_OF", "READING", "SETTERS", "Case", "Feed", "Finding",
+    "Outcome", "Puzzle", "Request", "Rules", "Run", "Worker", "broken_rules", "brute_force", "check_request", "check_run",
+    "count_to_two", "dumps", "encode", "feeds", "generate_runs", "in_puzzle_values", "meaning_of", "read_feed", "records",
+    "records_match", "repaired", "requests", "rules_of", "runs", "split_scores", "step_claims", "target_score", "write",
 ]  # fmt: skip

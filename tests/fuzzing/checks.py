@@ -10,12 +10,13 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 import naive
+import numpy as np
 import sudokit
 from sudokit import Shape
 
 from .puzzles import BLOCKS, FORMAT_OF, Puzzle, lines_and_boxes
 from .rules import Rules, broken_rules, brute_force
-from .strategies import BUDGET_SLACK, MEASURE_SLACK, NO_BUDGET, Case, Feed, Request, Run, encode
+from .strategies import BUDGET_SLACK, MEASURE_SLACK, NO_BUDGET, SETTERS, Case, Feed, Request, Run, encode
 from .worker import Outcome
 
 #: exit statuses a run may end with (ExitCode: OK, UNSOLVED, BAD_INPUT, UNKNOWN)
@@ -47,7 +48,8 @@ class Finding:
 
 
 #: kinds that break an invariant; "slow" (no answer in NO_BUDGET seconds, with no budget asked)
-#: is reported but breaks none
+#: and "doubtful" (an estimate's 95% interval that leaves out a count known here: a chance of
+#: 5% by its promise, more where no probe reached a solution) are reported but break none
 BROKEN = ("exit 70", "exit status", "traceback", "records", "rules", "answer", "budget", "500", "step", "message", "read back")
 
 
@@ -129,10 +131,35 @@ def output_format(run: Run, detected: str | None) -> str:
     return chosen or detected or FORMAT_OF[run.feed.family if run.feed else "line"]
 
 
+def split_scores(text: str, blocks: bool) -> list[str]:
+    """``maximize``'s and ``minimize``'s records under ``--board``: a score line, then, where a
+    completion was found (a score, or an unknown's best), the board (a line, or a block and the
+    blank line that ends it)."""
+    lines = split_lines(text)
+    records, at = [], 0
+    while at < len(lines):
+        head = lines[at]
+        at += 1
+        if (re.fullmatch(r"\d+", head) or _UNKNOWN_OPTIMUM.fullmatch(head) and "best none" not in head) and at < len(lines):
+            end = at + 1
+            if blocks:
+                while end < len(lines) and lines[end].strip():
+                    end += 1
+            records.append("\n".join(lines[at - 1 : end]))
+            at = end + 1 if blocks else end
+        else:
+            records.append(head)
+    return records
+
+
 def output_records(run: Run, out: str, detected: str | None = None) -> list[str]:
     """The records of a run's output, split as its command writes them (``solve`` and
     ``shuffle`` in the format the input was read in, ``detected``, unless told another)."""
-    if run.command in ("count", "hint", "canon", "batch"):
+    if run.command in ("count", "hint", "canon", "batch", "diagnose", "estimate"):
+        return split_lines(out)
+    if run.command in ("maximize", "minimize"):
+        return split_scores(out, output_format(run, detected) in BLOCKS) if run.flag("--board") else split_lines(out)
+    if run.command in ("make-unique", "reduce") and run.option("--to") == "json":
         return split_lines(out)
     if run.command == "rate":
         lines = split_lines(out)
@@ -171,17 +198,32 @@ def records_match(feed: Feed, written: int, detected: str | None, read: int | No
     """Whether ``written`` records answer the feed's records: one each, but where a format was
     forced on records of another and either is a format of blocks, which lines make a record
     is the forced format's to say: one answer for each record sudokit reads under it (``read``;
-    moot where the options are refused). A LeetCode text may hold two boards on one line, or
-    one value over several lines (JSON may be laid out so: a record that opens more lists than
-    it closes goes on to the next)."""
-    forced = dict(zip(feed.options[::2], feed.options[1::2])).get("--format")
-    if forced is not None and _foreign(forced, feed.family):
+    moot where the options are refused); so is a ``--shape`` of another size than the records'.
+    A LeetCode text may hold two boards on one line, or one value over several lines (JSON may
+    be laid out so: a record that opens more lists than it closes goes on to the next)."""
+    options = dict(zip(feed.options[::2], feed.options[1::2]))
+    forced = options.get("--format")
+    if (forced is not None and _foreign(forced, feed.family)) or _resized(options.get("--shape"), feed):
         return read is None or written == read
     expected = len(feed.cases)
     if (forced or detected) == "leetcode":
         spans = sum(1 for case in feed.cases[:-1] if case.text.count("[") > case.text.count("]"))
         return expected - spans <= written if written < expected else True
     return written == expected
+
+
+def _resized(shape: str | None, feed: Feed) -> bool:
+    """Whether a ``--shape`` names a board size other than the records' (or theirs is not
+    known): lines then regroup as the shape says (a 16x16 grid under ``--shape 4x4`` is sixteen
+    4x4 boards, a line each)."""
+    if shape is None:
+        return False
+    try:
+        size = Shape.parse(shape).size
+    except ValueError:
+        return False  # refused before reading
+    sizes = {case.puzzle.size for case in feed.cases if case.puzzle is not None}
+    return not sizes or sizes != {size}
 
 
 def _foreign(forced: str, family: str) -> bool:
@@ -354,7 +396,7 @@ def check_run(run: Run, outcome: Outcome) -> list[Finding]:
         return found
     boards = [record.board for record in read] if read is not None and len(read) == len(run.feed.cases) else None
     fmt = output_format(run, detected)
-    statuses = []
+    statuses: list[str | None] = []
     for index, (case, text) in enumerate(zip(run.feed.cases, outs)):
         board = boards[index] if boards else None
         said = _messages(outcome.stderr, read[index].line, case) if boards else []
@@ -368,13 +410,15 @@ def check_run(run: Run, outcome: Outcome) -> list[Finding]:
     return found
 
 
-def _expected_exit(run: Run, statuses: list[str]) -> int | None:
+def _expected_exit(run: Run, statuses: list[str | None]) -> int | None:
     """The exit status the records' statuses make (``sudokit.results.exit_code``'s rule)."""
     if run.command == "explain" and run.option("--scale") == "se":
         return None  # an unknown SE path prints no word of its own to count
+    if None in statuses:
+        return None  # a record whose status the output alone does not say
     if "error" in statuses:
         return 2
-    counting = run.command == "count" or (run.command == "batch" and int(run.option("--limit", "1")) > 2)
+    counting = run.command in ("count", "diagnose", "estimate") or (run.command == "batch" and int(run.option("--limit", "1")) > 2)
     if not counting and ("no solution" in statuses or "several" in statuses):
         return 1
     return 3 if "unknown" in statuses else 0
@@ -413,7 +457,7 @@ MARKED = ("sukaku", "candidates", "hodoku")
 def _takes(command: str, puzzle: Puzzle, family: str, scale: str | None = None) -> bool:
     """Whether a command (or endpoint) must answer a known puzzle rather than refuse it."""
     classic = puzzle.classic and family not in MARKED
-    if command in ("solve", "count", "batch", "parse"):
+    if command in ("solve", "count", "batch", "parse") or command in SETTERS:
         return True
     if command == "hint" or (command == "explain" and scale != "se"):
         return puzzle.marks_only
@@ -440,28 +484,39 @@ def _messages(stderr: str, line: int, case: Case) -> list[str]:
     return [message for number, message in re.findall(r"^<stdin>:(\d+):\d+: (.*)$", stderr, re.M) if line <= int(number) <= last]
 
 
-def _check_record(run: Run, index: int, case: Case, text: str, board, fmt: str, said: list[str], add) -> str:
+def _check_marker(run: Run, case: Case, puzzle: Puzzle | None, status: str, board, said: list[str], add) -> str:
+    """A record answered by a marker (``error``, ``no solution``, ``several solutions``,
+    ``unknown``): against the known puzzle, the budget, and the reference on small boards."""
+    family = case.family
+    if puzzle is not None:
+        # a --keep that names a cell off the board refuses the record: the option's fault, not the record's
+        keep = any(message.startswith("--keep") for message in said)
+        if status == "error" and _takes(run.command, puzzle, family, run.option("--scale")) and not keep:
+            add("answer", f"{family}: {puzzle.name} refused: {said[0] if said else '(no message)'}")
+        if status == "no solution" and puzzle.solvable:
+            add("answer", f"{family}: 'no solution' for {puzzle.name}, which has one")
+        if status == "several" and puzzle.count == 1:
+            add("answer", f"{family}: 'several solutions' for {puzzle.name}, which has one")
+    if status == "unknown" and not _budgeted(run):
+        add("answer", f"{family}: unknown with no budget given")
+    if status in ("no solution", "several") and puzzle is None and board is not None:
+        reference = reference_count(rules_of(board), 2, box_of(board))
+        if reference is not None and (reference == 0) != (status == "no solution"):
+            add("answer", f"{family}: '{status}' where the reference finds {reference} solution(s)")
+    return status
+
+
+def _check_record(run: Run, index: int, case: Case, text: str, board, fmt: str, said: list[str], add) -> str | None:
     """Check one output record against its input record; its status."""
     command, family = run.command, case.family
     puzzle = _intact(run, case)
     if command == "batch":
         return _check_batch_record(run, index, case, text, board, add)
     status = marker_of(text)
+    if command in SETTERS and status != "error":
+        return _check_setter(run, case, puzzle, text, board, fmt, said, add)
     if status is not None:
-        if puzzle is not None:
-            if status == "error" and _takes(command, puzzle, family, run.option("--scale")):
-                add("answer", f"{family}: {puzzle.name} refused: {said[0] if said else '(no message)'}")
-            if status == "no solution" and puzzle.solvable:
-                add("answer", f"{family}: 'no solution' for {puzzle.name}, which has one")
-            if status == "several" and puzzle.count == 1:
-                add("answer", f"{family}: 'several solutions' for {puzzle.name}, which has one")
-        if status == "unknown" and not _budgeted(run):
-            add("answer", f"{family}: unknown with no budget given")
-        if status in ("no solution", "several") and puzzle is None and board is not None:
-            reference = reference_count(rules_of(board), 2, box_of(board))
-            if reference is not None and (reference == 0) != (status == "no solution"):
-                add("answer", f"{family}: '{status}' where the reference finds {reference} solution(s)")
-        return status
+        return _check_marker(run, case, puzzle, status, board, said, add)
     if command == "solve":
         _check_solution(run, case, puzzle, text, board, fmt, add)
     elif command == "count":
@@ -614,6 +669,445 @@ def _check_generated(run: Run, outcome: Outcome, add) -> None:
                 add("read back", f"--shape {spelled} --to {fmt}: {reference} solution(s) {reading} ({board.shape.name})")
 
 
+# -- the checks of the setters' commands (diagnose, estimate, make-unique, reduce, maximize, minimize) --
+
+#: sudokit's own count, within this budget, where the reference cannot say whether a board made
+#: unique is unique (boards past 6x6): a claim of uniqueness checked by counting to 2
+CHECK_NODES, CHECK_SECONDS = 200_000, 2.0
+#: a line of ``maximize`` or ``minimize`` whose budget ran out: the best found and the bound
+_UNKNOWN_OPTIMUM = re.compile(r"unknown \(budget exhausted\): best (-?\d+|none), bound (-?\d+|none)")
+#: a line of ``estimate``
+_ESTIMATE = re.compile(r"about (\S+) solutions \(95%: (\S+) to (no bound|\S+); ([\d,]+) samples?, ([\d,]+) reached a solution\)")
+
+
+def _cell(n: int, cell: int) -> str:
+    return f"r{cell // n + 1}c{cell % n + 1}"
+
+
+def opened(rules: Rules, givens: Sequence[int]) -> Rules:
+    """``rules`` with other givens; a cell whose given is taken out opens to every value (as
+    the setters' commands rebuild a board)."""
+    marks = rules.candidates
+    if marks is not None:
+        every = frozenset(range(1, rules.size + 1))
+        marks = tuple(every if rules.givens[c] and not givens[c] else allowed for c, allowed in enumerate(marks))
+    return replace(rules, givens=tuple(givens), candidates=marks)
+
+
+def board_with(board, givens: Sequence[int]):
+    """``board`` (sudokit's) with other givens, its rules kept, as :func:`opened` says."""
+    values = np.asarray(givens, dtype=np.int64)
+    marks = None
+    if board.candidates is not None:
+        marks = board.candidates.copy()
+        marks[(board.cells != 0) & (values == 0)] = np.uint64((1 << board.size) - 1)
+    return sudokit.Board(values, board.shape, board.symbols, geometry=board.geometry, cages=board.cages, candidates=marks)
+
+
+def count_to_two(board) -> tuple[int | None, list[int] | None]:
+    """How many solutions a board (sudokit's) has, up to 2, and the one where it has one: the
+    brute force's on boards up to 6x6, else ``sudokit.count``'s within a small budget (for a
+    claim of uniqueness, whose solution is then checked here against the record's rules);
+    (None, None) where neither knows."""
+    if board.size <= 6:
+        found = brute_force(rules_of(board), limit=2, nodes=300_000)
+        if found is None:
+            return None, None
+        return len(found), list(found[0]) if len(found) == 1 else None
+    try:
+        result = sudokit.count(board, 2, node_limit=CHECK_NODES, time_limit=CHECK_SECONDS)
+    except Exception:  # what the command read and answered, the checker cannot count: no check
+        return None, None
+    if not result.count_known:
+        return None, None
+    return result.count, result.board.cells.tolist() if result.count == 1 and result.board is not None else None
+
+
+def in_board_values(puzzle: Puzzle, board, values: Sequence[int]) -> list[int]:
+    """The known puzzle's values in sudokit's numbering of ``board`` (:func:`in_puzzle_values` backwards)."""
+    symbols = board.symbols
+    if all(char in puzzle.symbols for char in symbols):
+        return [symbols.index(puzzle.symbols[v - 1]) + 1 if 1 <= v <= len(puzzle.symbols) and puzzle.symbols[v - 1] in symbols
+                else v for v in values]  # fmt: skip
+    return list(values)
+
+
+def target_score(values: Sequence[int], n: int) -> int:
+    """A completion's score under the ``target`` weights (seed 003's rings: 6 on the rim, one
+    more per ring inwards), in sudokit's numbering of the values."""
+    ring = [min(i, n - 1 - i) for i in range(n)]
+    return sum((6 + min(ring[cell // n], ring[cell % n])) * value for cell, value in enumerate(values))
+
+
+def _check_claim(status: str, puzzle: Puzzle | None, board, family: str, add) -> None:
+    """A claim of how many solutions a board has (``no solution``, ``solved``: exactly one,
+    ``several``) against the known puzzle's count, or the reference's on small boards."""
+    claimed = {"no solution": 0, "solved": 1, "several": 2}[status]
+    if puzzle is not None:
+        known = min(puzzle.count, 2) if puzzle.count is not None else None
+        if (known is not None and known != claimed) or (claimed == 0 and puzzle.solvable):
+            has = f"{puzzle.count} solution(s)" if puzzle.count is not None else "a solution"
+            add("answer", f"{family}: '{status}' for {puzzle.name}, which has {has}")
+    elif board is not None:
+        reference = reference_count(rules_of(board), 2, box_of(board))
+        if reference is not None and reference != claimed:
+            add("answer", f"{family}: '{status}' where the reference counts {reference} solution(s) (to 2)")
+
+
+def _check_setter(run: Run, case: Case, puzzle: Puzzle | None, text: str, board, fmt: str, said: list[str], add) -> str | None:
+    """One record of a setters' command (any but an ``error`` marker); its status as the
+    command's tally counts it (None where the output alone does not say)."""
+    command, family = run.command, case.family
+    if command == "diagnose":
+        data = diagnosis_of(text, board)
+        if data is None:
+            add("read back", f"{family}: diagnose printed {text[:80]!r}")
+            return "error"
+        return check_diagnosis(data, puzzle, board, family, add, _budgeted(run))
+    if command == "estimate":
+        data = estimate_of(text)
+        if data is None:
+            add("read back", f"{family}: estimate printed {text[:80]!r}")
+            return "error"
+        samples = run.option("--samples", "10000")
+        check_estimate(data, int(samples) if samples and samples.isdigit() else 0, run.option("--time-limit") is not None,
+                       puzzle, board, family, add)  # fmt: skip
+        return "solved"
+    if command in ("make-unique", "reduce"):
+        return _check_clues(run, case, puzzle, text, board, fmt, said, add)
+    return _check_optimum(run, case, puzzle, text, board, fmt, said, add)
+
+
+def diagnosis_of(text: str, board) -> dict | None:
+    """A diagnosis as data: ``--to json``'s object, or its line for a person read back (status,
+    proven, the core, the cells and the solutions of ``several``, the givens that could go;
+    cells where ``board``, sudokit's reading of the record, says the size); None if neither."""
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) else None
+    n = board.size if board is not None else 0
+    cells = lambda part: [(int(r) - 1) * n + int(c) - 1 for r, c in re.findall(r"r(\d+)c(\d+)", part)] if n else None  # noqa: E731
+    head = text.split(" | ")[0]
+    if text.startswith("no solution: core of "):
+        return {"status": "no solution", "proven": "(minimal)" in head, "core": cells(head)}
+    if text.startswith("several solutions: two differ in "):
+        parts = text.split(" | ")
+        return {"status": "several", "proven": True, "differing": cells(head), "solutions": parts[1:]}
+    if text.startswith("unique"):
+        redundant = cells(text.split("could go alone", 1)[1]) if "could go alone" in text else []
+        return {"status": "solved", "proven": "budget ran out" not in text, "redundant": redundant}
+    if text == "unknown (budget exhausted)":
+        return {"status": "unknown", "proven": False}
+    return None
+
+
+def check_diagnosis(data: dict, puzzle: Puzzle | None, board, family: str, add, budgeted: bool = True) -> str:
+    """A diagnosis against its record: the status against the count (known, or the reference's
+    on small boards), its solutions against the rules, the cells where two differ, and on small
+    boards its core (no solution without the other givens, each of its own needed where it
+    says minimal) and the givens it says could go. Its status as the command's tally counts
+    it: unknown where not proven."""
+    status = data.get("status")
+    if status not in ("no solution", "several", "solved", "unknown"):
+        add("read back", f"{family}: a diagnosis with status {status!r}")
+        return "error"
+    if status == "unknown":
+        if not budgeted:
+            add("answer", f"{family}: unknown with no budget given")
+        return "unknown"
+    settled = status if data.get("proven", True) else "unknown"
+    _check_claim(status, puzzle, board, family, add)
+    if board is None:
+        return settled
+    n = board.size
+    rules = puzzle.rules if puzzle is not None else rules_of(board)
+    numbering = (lambda values: in_puzzle_values(puzzle, board, values)) if puzzle is not None else list  # noqa: E731
+    solutions = []
+    for line in data.get("solutions") or []:
+        values = answer_values(str(line), "line", board)
+        if values is None:
+            add("read back", f"{family}: a solution of the diagnosis does not read back: {str(line)[:80]!r}")
+            return settled
+        solutions.append(values)
+        broken = broken_rules(rules, numbering(values))
+        if broken:
+            add("rules", f"{family}: a solution of the diagnosis breaks {len(broken)} rule(s): {broken[0]}")
+    wanted = {"several": 2, "solved": 1}.get(status, 0)
+    if (status == "several" or "solutions" in data) and len(solutions) != wanted:
+        add("answer", f"{family}: '{status}' with {len(solutions)} solution(s) shown")
+    if status == "several" and len(solutions) == 2:
+        differ = [cell for cell in range(n * n) if solutions[0][cell] != solutions[1][cell]]
+        if not differ:
+            add("answer", f"{family}: 'several' with the same solution twice")
+        elif data.get("differing") is not None and sorted(data["differing"]) != differ:
+            add("answer", f"{family}: the two solutions differ in {len(differ)} cells, the diagnosis names {len(data['differing'])}")
+    known = puzzle.solution if puzzle is not None else None
+    if status == "solved" and solutions and known is not None and numbering(solutions[0]) != list(known):
+        add("answer", f"{family}: the solution shown for {puzzle.name} is not its one solution")
+    whole = rules_of(board)
+    givens = [cell for cell, value in enumerate(whole.givens) if value]
+    core = data.get("core")
+    if status == "no solution" and isinstance(core, list):
+        if not set(core) <= set(givens):
+            add("answer", f"{family}: the core holds cells that are no givens: {[c for c in core if c not in givens][:5]}")
+        elif n <= 6:
+            alone = lambda cells: opened(whole, [v if c in cells else 0 for c, v in enumerate(whole.givens)])  # noqa: E731
+            found = brute_force(alone(set(core)), limit=1, nodes=300_000)
+            if found:
+                add("answer", f"{family}: the core of {len(core)} givens has a solution")
+            elif found == [] and data.get("proven") and len(core) <= 16:
+                for cell in core:
+                    if brute_force(alone(set(core) - {cell}), limit=1, nodes=300_000) == []:
+                        add("answer", f"{family}: the core is said minimal, yet without {_cell(n, cell)} it has no solution still")
+                        break
+    redundant = data.get("redundant")
+    if status == "solved" and isinstance(redundant, list):
+        if not set(redundant) <= set(givens):
+            add("answer", f"{family}: givens that could go, says the diagnosis, but some are no givens: {redundant[:5]}")
+        elif n <= 6:
+            without = lambda cell: opened(whole, [0 if c == cell else v for c, v in enumerate(whole.givens)])  # noqa: E731
+            for cell in redundant[:4]:
+                found = brute_force(without(cell), limit=2, nodes=300_000)
+                if found is not None and len(found) != 1:
+                    add("answer", f"{family}: {_cell(n, cell)} could go, says the diagnosis, but without it the board has {len(found)} solution(s)")
+                    break
+            if not redundant and data.get("proven"):
+                for cell in givens[:12]:
+                    found = brute_force(without(cell), limit=2, nodes=300_000)
+                    if found is not None and len(found) == 1:
+                        add("answer", f"{family}: minimal, says the diagnosis, but {_cell(n, cell)} could go")
+                        break
+    return settled
+
+
+def check_added(answer: dict, board, family: str, add) -> None:
+    """``/api/diagnose``'s ``add`` for several solutions: the first solution's values at those
+    cells (open ones) make the board unique, with that solution."""
+    cells = answer.get("add")
+    solutions = answer.get("solutions") or []
+    if answer.get("status") != "several" or not isinstance(cells, list) or not solutions:
+        return
+    first = answer_values(str(solutions[0]), "line", board)
+    if first is None:
+        return  # said by check_diagnosis
+    values = board.cells.tolist()
+    if any(not isinstance(cell, int) or not 0 <= cell < len(values) or values[cell] for cell in cells):
+        add("answer", f"{family}: cells to add that are no open cells: {cells[:5]}")
+        return
+    for cell in cells:
+        values[cell] = first[cell]
+    count, solution = count_to_two(board_with(board, values))
+    if count is not None and count != 1:
+        add("answer", f"{family}: the {len(cells)} givens to add leave {count if count < 2 else 'several'} solution(s)")
+    elif solution is not None and solution != first:
+        add("answer", f"{family}: the {len(cells)} givens to add make another solution than the first one shown")
+
+
+def _keep_cells(run: Run, n: int) -> list[int]:
+    """The cells of the run's ``--keep`` on a board of size ``n`` (0-based)."""
+    cells = []
+    for part in (run.option("--keep") or "").replace(" ", "").split(","):
+        match = re.fullmatch(r"r(\d+)c(\d+)|(\d+)", part, re.IGNORECASE)
+        if match and match[3]:
+            cells.append(int(match[3]))
+        elif match:
+            cells.append((int(match[1]) - 1) * n + int(match[2]) - 1)
+    return cells
+
+
+def _check_clues(run: Run, case: Case, puzzle: Puzzle | None, text: str, board, fmt: str, said: list[str], add) -> str | None:
+    """``make-unique`` or ``reduce``: the board it wrote (in the record's format, or a JSON
+    line) keeps the record's rules, changes only what the command may (givens added from a
+    value the cell may hold; givens taken out, never a kept one), and is unique, its solution
+    a solution of the record; ``reduce``'s, said minimal, can lose no given on small boards."""
+    command, family = run.command, case.family
+    status = marker_of(text)
+    data = None
+    if status is None and run.option("--to") == "json":
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict) or data.get("status") not in ("solved", "no solution", "several", "unknown"):
+            add("read back", f"{family}: {command} printed {text[:80]!r}")
+            return "error"
+        status = None if data.get("board") is not None else str(data["status"])
+    if status is not None:
+        return _check_marker(run, case, puzzle, status, board, said, add)
+    proven = data.get("proven") if data is not None else (not any("budget ran out" in m for m in said) if said else None)
+    settled = None if proven is None else "solved" if proven else "unknown"
+    if board is None:
+        return settled
+    try:
+        if data is not None:
+            line = sudokit.Board.parse(str(data["board"]) + "\n", format="line", shape=board.shape, symbols=board.symbols)
+            out = board_with(board, line.cells.tolist())
+        else:
+            out = sudokit.Board.parse(text + "\n", format="variant" if fmt == "layout" else fmt, shape=board.shape, symbols=board.symbols)
+    except Exception:
+        add("read back", f"{family}: the board {command} made does not read back as {'a line' if data else fmt}: {text[:80]!r}")
+        return settled
+    n = board.size
+    before, after = rules_of(board), rules_of(out)
+    if (n != out.size or {frozenset(h) for h in before.houses} != {frozenset(h) for h in after.houses}
+            or {(t, frozenset(c)) for t, c in before.cages} != {(t, frozenset(c)) for t, c in after.cages}):
+        add("read back", f"{family}: the board {command} made comes back with other rules")
+        return settled
+    if puzzle is not None and (puzzle.count == 0 or (command == "reduce" and puzzle.count is not None and puzzle.count >= 2)):
+        add("answer", f"{family}: a board for {puzzle.name}, which has {puzzle.count} solutions")
+    was, now = meaning_of(board), meaning_of(out)
+    changed = [cell for cell in range(n * n) if was[cell] != now[cell]]
+    every = frozenset(range(1, n + 1))
+    if command == "make-unique":
+        wrong = [cell for cell in changed if not (len(now[cell]) == 1 and now[cell] <= was[cell])]
+        if puzzle is not None and puzzle.count == 1 and changed and proven:
+            add("answer", f"{family}: {len(changed)} given(s) added to {puzzle.name}, which has one solution already")
+        named = data.get("added") if data is not None else None
+    else:
+        wrong = [cell for cell in changed if not (before.givens[cell] and now[cell] == every)]
+        named = data.get("removed") if data is not None else None
+    if wrong:
+        add("answer", f"{family}: {command} changed {_cell(n, wrong[0])} from {sorted(was[wrong[0]])} to {sorted(now[wrong[0]])}")
+    if named is not None and sorted(named) != changed:
+        add("answer", f"{family}: {len(changed)} cell(s) changed, the answer names {len(named)}")
+    if data is not None and command == "make-unique" and data.get("proven") and data.get("bound") != len(changed):
+        add("answer", f"{family}: {len(changed)} given(s) added, proven fewest, with a bound of {data.get('bound')}")
+    kept = [cell for cell in _keep_cells(run, n) if cell in changed]
+    if kept:
+        add("answer", f"{family}: --keep {run.option('--keep')}, yet {_cell(n, kept[0])} changed")
+    count, solution = count_to_two(out)
+    if count is not None and count != 1:
+        add("answer", f"{family}: the board {command} made has {count if count < 2 else 'several'} solution(s)")
+    if solution is not None:
+        rules = puzzle.rules if puzzle is not None else before
+        broken = broken_rules(rules, in_puzzle_values(puzzle, board, solution) if puzzle is not None else solution)
+        if broken:
+            add("rules", f"{family}: the solution of the board {command} made breaks {len(broken)} rule(s) of the record: {broken[0]}")
+    if command == "reduce" and proven and count == 1 and n <= 6:
+        keep = set(_keep_cells(run, n))
+        for cell in [c for c, v in enumerate(after.givens) if v and c not in keep][:12]:
+            found = brute_force(opened(after, [0 if c == cell else v for c, v in enumerate(after.givens)]), limit=2, nodes=300_000)
+            if found is not None and len(found) == 1:
+                add("answer", f"{family}: minimal, says reduce, but {_cell(n, cell)} could go too")
+                break
+    return settled
+
+
+def _check_optimum(run: Run, case: Case, puzzle: Puzzle | None, text: str, board, fmt: str, said: list[str], add) -> str:
+    """``maximize`` or ``minimize``: a score (or -1, or a budget's best and bound) that the known
+    puzzle's one solution, or every solution on small boards, makes; under ``--board`` a
+    completion that keeps the record's rules and makes the score printed."""
+    command, family = run.command, case.family
+    head, _, shown = text.partition("\n")
+    target = run.option("--weights", "target") == "target"
+    best = None
+    status = "no solution" if head == "-1" and target else marker_of(head)
+    if status == "unknown":
+        match = _UNKNOWN_OPTIMUM.fullmatch(head)
+        if match is None:
+            add("read back", f"{family}: {command} printed {head[:80]!r}")
+        else:
+            best, bound = (None if word == "none" else int(word) for word in match.groups())
+            if best is not None and bound is not None and (best > bound if command == "maximize" else best < bound):
+                add("answer", f"{family}: best {best} past its own bound {bound}")
+    if status is not None:
+        _check_marker(run, case, puzzle, status, board, said, add)
+        if status != "unknown":
+            return status
+    elif re.fullmatch(r"-?\d+", head):
+        best, status = int(head), "solved"
+    else:
+        add("read back", f"{family}: {command} printed {head[:80]!r}")
+        return "error"
+    if board is None or not target:
+        return status
+    n = board.size
+    if shown:
+        values = answer_values(shown, fmt, board)
+        if values is None:
+            add("read back", f"{family}: the board does not read back as {fmt}: {shown[:80]!r}")
+        else:
+            rules = puzzle.rules if puzzle is not None else rules_of(board)
+            broken = broken_rules(rules, in_puzzle_values(puzzle, board, values) if puzzle is not None else values)
+            if broken:
+                add("rules", f"{family}: the board shown breaks {len(broken)} rule(s): {broken[0]}")
+            elif best is not None and target_score(values, n) != best:
+                add("answer", f"{family}: the board shown scores {target_score(values, n)}, not the {best} printed")
+    if status != "solved":
+        return status
+    if puzzle is not None and puzzle.count == 0:
+        add("answer", f"{family}: a score for {puzzle.name}, which has no solution")
+    elif puzzle is not None and puzzle.count == 1 and puzzle.solution is not None:
+        right = target_score(in_board_values(puzzle, board, puzzle.solution), n)
+        if right != best:
+            add("answer", f"{family}: {command} {best} for {puzzle.name}, whose one solution scores {right}")
+    elif n <= 6:
+        found = brute_force(rules_of(board), limit=500, nodes=300_000)
+        if found is not None and len(found) < 500:
+            scores = [target_score(grid, n) for grid in found]
+            right = (max if command == "maximize" else min)(scores) if scores else None
+            if right != best:
+                add("answer", f"{family}: {command} {best} where the reference's {len(found)} solution(s) give {right}")
+    return status
+
+
+def estimate_of(text: str) -> dict | None:
+    """An estimate as data: ``--to json``'s object, or its line for a person read back."""
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) else None
+    match = _ESTIMATE.fullmatch(text)
+    if match is None:
+        return None
+    number = lambda word: math.inf if word == "no bound" else float(word.replace(",", ""))  # noqa: E731
+    return {"value": number(match[1]), "low": number(match[2]), "high": number(match[3]), "rounded": True,
+            "samples": int(match[4].replace(",", "")), "hits": int(match[5].replace(",", ""))}  # fmt: skip
+
+
+def check_estimate(data: dict, asked: int, limited: bool, puzzle: Puzzle | None, board, family: str, add) -> None:
+    """An estimate: as many samples as asked (fewer only under a time limit), no more hits than
+    samples, a value of 0 exactly when no probe reached a solution, ``low <= value <= high``,
+    and no hit on a board without solution (known, or the reference's on small boards). An
+    interval that leaves out a count known here is "doubtful": reported, not broken."""
+    value, low, high = (data.get(key, math.inf) for key in ("value", "low", "high"))
+    value, low, high = (math.inf if x is None else x for x in (value, low, high))  # JSON: null past a float's range
+    samples, hits = data.get("samples"), data.get("hits")
+    if not all(isinstance(x, (int, float)) for x in (value, low, high)) or not isinstance(samples, int) or not isinstance(hits, int):
+        add("read back", f"{family}: an estimate without its numbers: {str(data)[:120]}")
+        return
+    if asked and (samples > asked or (samples < asked and not limited)):
+        add("answer", f"{family}: {samples} samples drawn where {asked} were asked")
+    if not 0 <= hits <= samples:
+        add("answer", f"{family}: {hits} of {samples} probes reached a solution")
+    if (value == 0) != (hits == 0) and not (hits and data.get("rounded")):  # a person reads 0.3 as "about 0"
+        add("answer", f"{family}: about {value:g} solutions from {hits} probes that reached one")
+    if not low <= value <= high:
+        add("answer", f"{family}: about {value:g} solutions, outside its own interval {low:g} to {high:g}")
+    known = None
+    if puzzle is not None:
+        known = puzzle.count if puzzle.count is not None else (0 if puzzle.solvable is False else None)
+        least = 1 if puzzle.solvable else known
+        name = puzzle.name
+    elif board is not None:
+        reference = reference_count(rules_of(board), 50, box_of(board))
+        known = reference if reference is not None and reference < 50 else None
+        least, name = (known if known is not None else reference), "the board"
+    else:
+        least, name = None, "the board"
+    if known == 0 and hits:
+        add("answer", f"{family}: {hits} probes reached a solution of {name}, which has none")
+    elif known is not None and known and not low <= known <= high:
+        add("doubtful", f"{family}: the 95% interval {low:g} to {high:g} leaves out the {known} solution(s) of {name} ({hits} of {samples} probes reached one)")
+    elif known is None and least and high < least:
+        add("doubtful", f"{family}: the 95% interval {low:g} to {high:g} leaves out the {least}+ solution(s) of {name} ({hits} of {samples} probes reached one)")
+
+
 # -- the checks of an answer of the API --------------------------------------------------
 
 def _request_board(request: Request):
@@ -708,6 +1202,12 @@ def check_request(request: Request, outcome: Outcome) -> list[Finding]:
                     if wrong:
                         add("step", f"{family}: {step['technique']}: {wrong[0]}")
                         break
+    if request.endpoint == "diagnose":
+        check_diagnosis(answer, puzzle, board, family, add)
+        check_added(answer, board, family, add)
+    if request.endpoint == "estimate":
+        samples = request.fields.get("samples", 2_000)
+        check_estimate(answer, samples if isinstance(samples, int) else 0, True, puzzle, board, family, add)
     if request.endpoint == "parse":
         try:
             parsed = answer["board"]  # its line is written in its own alphabet, which reads it back

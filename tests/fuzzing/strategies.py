@@ -536,6 +536,65 @@ def budgets(draw, odd: bool = True, units: str = "--node-limit") -> list[str]:
 
 #: the commands that read puzzles, and whether their --time-limit bounds all their work
 READING = ("solve", "count", "hint", "explain", "rate", "canon", "shuffle", "batch")
+#: the commands for people who make puzzles: each run gets a --time-limit (see :func:`setter_budgets`)
+SETTERS = ("diagnose", "estimate", "make-unique", "reduce", "maximize", "minimize")
+#: --samples of ``estimate``: usual ones, and odd ones (too few, not a number, past any array)
+SAMPLES = ("2", "10", "100", "1000")
+ODD_SAMPLES = ("1", "0", "-5", "x", "1.5", "99999999999999999999999")
+#: --keep of ``make-unique`` and ``reduce``: cells as people write them, and odd ones (outside
+#: a board, misspelled, past any integer)
+KEEP = ("r1c1", "r1c1,r2c2", "0,5,10", "r2c3, r4c4", "R3C3", "15")
+ODD_KEEP = ("r0c0", "r10c10", "81", "-1", "x", "r1c1,,r2c2", " ", "r99999999999999999999c1", "r1c1=5")
+#: --weights of ``maximize`` and ``minimize`` past the preset: none of them a weights file
+ODD_WEIGHTS = ("Target", "", "/nonexistent/weights.txt", "/dev/null", "/")
+
+
+@st.composite
+def setter_budgets(draw, nodes: bool = True) -> list[str]:
+    """A --time-limit always (what a setter's question takes is out of sight: a count, a
+    hitting set, an optimum), perhaps a --node-limit beside it (``nodes``); now and then an odd
+    value in place of either, or a --node-limit where the command takes none."""
+    args = ["--time-limit", draw(st.sampled_from(TIME_LIMITS))]
+    kind = draw(st.sampled_from(["time", "time", "time", "both", "both", "odd"] if nodes else ["time"] * 5 + ["odd"]))
+    if kind == "both":
+        args += ["--node-limit", draw(st.sampled_from(NODE_LIMITS))]
+    if kind == "odd":
+        if draw(st.booleans()):
+            args[1] = draw(st.sampled_from(ODD_TIME_LIMITS))
+        else:
+            args += ["--node-limit", draw(st.sampled_from(ODD_NODE_LIMITS if nodes else NODE_LIMITS))]
+    return args
+
+
+#: the sizes of open boards (no given at all): what ``estimate`` is for, and where a budget is hardest to keep
+OPEN_SIZES = (4, 6, 9, 16, 25, 36, 49, 64)
+
+
+@st.composite
+def open_feeds(draw) -> Feed:
+    """A file of one board past the usual feeds' 16x16: an open board (no given) of a size up
+    to 64x64, or one of the 25x25 puzzles; as a line or a JSON object."""
+    if draw(st.integers(0, 2)) == 0:
+        puzzle = draw(st.sampled_from(CATALOGUE["big"]))
+    else:
+        n = draw(st.sampled_from(OPEN_SIZES))
+        side = math.isqrt(n)
+        puzzle = Puzzle(f"an open {n}x{n} board", n, (0,) * (n * n), "", box=BOXES.get(n, (side, side)), solvable=True)
+    family = draw(st.sampled_from(["line", "json"]))
+    text = write(puzzle, family, {"blank": "."} if family == "line" else {})
+    return Feed(family, (Case(family, text, puzzle, f"{puzzle.name} as {family}"),), encode(text + "\n"))
+
+
+def _cells_of(puzzle: Puzzle | None, given: bool, rng: random.Random) -> str | None:
+    """A few cells of a known puzzle for --keep, as ``r1c2``: givens (``given``) or open cells."""
+    if puzzle is None:
+        return None
+    n = puzzle.size
+    cells = [cell for cell, value in enumerate(puzzle.givens) if bool(value) == given]
+    if not cells:
+        return None
+    chosen = sorted(rng.sample(cells, min(len(cells), rng.randint(1, 3))))
+    return ",".join(f"r{cell // n + 1}c{cell % n + 1}" for cell in chosen)
 
 
 @st.composite
@@ -544,7 +603,10 @@ def runs(draw, commands: Sequence[str] = READING, small: bool = False, families:
     """A command over a feed, with the options that command takes (odd ones too)."""
     command = draw(st.sampled_from(list(commands)))
     human = command in ("hint", "explain", "rate", "canon")
-    feed = draw(feeds(families, most=most, small=small or human, mutate=mutate, structural=structural))
+    if command in SETTERS and not small and draw(st.integers(0, 5)) == 0:
+        feed = draw(open_feeds())  # the setters' questions at their largest: every one has a budget
+    else:
+        feed = draw(feeds(families, most=most, small=small or human, mutate=mutate, structural=structural))
     args = [command] + [arg for arg in feed.options if arg != "odd"]
     time_bounded = command in ("solve", "count", "batch")
     if command == "solve":
@@ -579,6 +641,34 @@ def runs(draw, commands: Sequence[str] = READING, small: bool = False, families:
     elif command == "shuffle":
         seed = draw(st.sampled_from(["0", "1", "12345", "-1", "99999999999999999999999", "x"]))
         args += ["--seed", seed]
+    elif command in SETTERS:
+        args += draw(setter_budgets(nodes=command != "estimate"))
+        time_bounded = True
+        if command in ("diagnose", "estimate") and draw(st.booleans()):
+            args += ["--to", draw(st.sampled_from(["text", "json", "json", "text", "json", "board"]))]
+        if command == "estimate":
+            samples = draw(st.sampled_from(SAMPLES + (None, "odd")))
+            if samples is not None:
+                args += ["--samples", draw(st.sampled_from(ODD_SAMPLES)) if samples == "odd" else samples]
+            if draw(st.booleans()):
+                args += ["--seed", draw(st.sampled_from(["0", "1", "12345", "-1", "x", "99999999999999999999999"]))]
+        if command in ("make-unique", "reduce"):
+            if draw(st.booleans()):
+                args += ["--to", draw(st.sampled_from(["board", "json", "json", "board", "json", "text"]))]
+            keep = draw(st.sampled_from([None, None, None, None, "known", "known", "any", "odd"]))
+            if keep == "known":  # cells that matter: givens to keep (reduce), open cells to leave (make-unique)
+                keep = _cells_of(feed.cases[0].puzzle, command == "reduce", draw(st.randoms(use_true_random=False)))
+            elif keep is not None:
+                keep = draw(st.sampled_from(ODD_KEEP if keep == "odd" else KEEP))
+            if keep is not None:
+                args += ["--keep", keep]
+        if command in ("maximize", "minimize"):
+            if draw(st.booleans()):
+                args.append("--board")
+            if draw(st.integers(0, 3)) == 0:
+                args.append("--stats")
+            if draw(st.integers(0, 4)) == 0:
+                args += ["--weights", draw(st.sampled_from(("target",) + ODD_WEIGHTS))]
     elif command == "batch":
         args = ["batch", "-", "-o", "-", "--threads", "--workers", "1"] + args[1:] + draw(budgets())
         limit = draw(st.sampled_from([None, "1", "2", "10", "odd"]))
@@ -632,7 +722,9 @@ def generate_runs(draw, big: bool = True) -> Run:
 
 # -- requests to the JSON API ------------------------------------------------------------
 
-ENDPOINTS = ("parse", "solve", "count", "hint", "explain", "rate", "canonical", "generate")
+ENDPOINTS = ("parse", "solve", "count", "hint", "explain", "rate", "canonical", "generate", "diagnose", "estimate")
+#: the endpoints that take a budget beside a puzzle
+BUDGETED = ("solve", "count", "hint", "explain", "rate", "diagnose", "estimate")
 #: the server's budget when a request names none, and the most it grants (web.Settings)
 DEFAULT_TIME, MOST_TIME = 2.0, 10.0
 #: the fields of each endpoint (web.api), and odd values of their own beside ODD_VALUES
@@ -645,6 +737,8 @@ ENDPOINT_FIELDS = {
     "rate": ("puzzle", "format", "shape", "symbols", "time_limit", "node_limit", "potential_limit"),
     "canonical": ("puzzle", "format", "shape", "symbols"),
     "generate": ("time_limit", "node_limit", "size", "level", "score", "symmetry", "clues", "minimal", "seed"),
+    "diagnose": ("puzzle", "format", "shape", "symbols", "time_limit", "node_limit"),
+    "estimate": ("puzzle", "format", "shape", "symbols", "time_limit", "node_limit", "samples", "seed"),
 }
 ODD_FIELD_VALUES: dict[str, tuple[Any, ...]] = {
     "puzzle": ("\ud800", "." * 80 + "\ud800", "{\"givens\": 1}", "[[\"1\"]]x"),
@@ -662,6 +756,7 @@ ODD_FIELD_VALUES: dict[str, tuple[Any, ...]] = {
     "symmetry": ("spiral", "\ud800"),
     "clues": (0, 1, 81, 82),
     "seed": (2**63, -1),
+    "samples": (1, 100_000, 100_001, 10**20, "100", 2.5),
 }
 
 #: bodies that are not a request at all
@@ -733,8 +828,13 @@ def requests(draw, endpoints: Sequence[str] = ENDPOINTS, odd: bool = True) -> Re
         body["time_limit"] = draw(st.sampled_from([0.5, 1, 2]))
     else:
         human = endpoint in ("hint", "explain", "rate", "canonical")
-        family = draw(st.sampled_from(FAMILIES))
-        case = draw(records(family, small=True, unique=human and draw(st.booleans())))
+        wide = endpoint in ("diagnose", "estimate") and draw(st.integers(0, 5)) == 0
+        if wide:  # setter mode's boards: open ones, up to 64x64, each with a budget of its own
+            case = draw(open_feeds()).cases[0]
+            family = case.family
+        else:
+            family = draw(st.sampled_from(FAMILIES))
+            case = draw(records(family, small=True, unique=human and draw(st.booleans())))
         body["puzzle"] = case.text
         if draw(st.integers(0, 3)) == 0:
             body["format"] = FORMAT_OF[family]
@@ -742,8 +842,8 @@ def requests(draw, endpoints: Sequence[str] = ENDPOINTS, odd: bool = True) -> Re
         if puzzle is not None and puzzle.box is not None and draw(st.integers(0, 4)) == 0:
             height, width = puzzle.box  # as the API spells shapes: a box, or a board's usual boxes
             body["shape"] = f"{height}x{width}" if height != width else str(height * width)
-        if endpoint in ("solve", "count", "hint", "explain", "rate"):
-            if draw(st.booleans()):
+        if endpoint in BUDGETED:
+            if wide or draw(st.booleans()):
                 body["time_limit"] = draw(st.sampled_from([0, 0.05, 0.5, 1, 2]))
             if draw(st.integers(0, 3)) == 0:
                 body["node_limit"] = draw(st.sampled_from([1, 100, 100_000]))
@@ -751,6 +851,11 @@ def requests(draw, endpoints: Sequence[str] = ENDPOINTS, odd: bool = True) -> Re
             body["unique"] = draw(st.booleans())
         if endpoint == "count" and draw(st.booleans()):
             body["limit"] = draw(st.sampled_from([1, 2, 10, 1000]))
+        if endpoint == "estimate":
+            if draw(st.booleans()):
+                body["samples"] = draw(st.sampled_from([2, 100, 2000, 20_000]))
+            if draw(st.booleans()):
+                body["seed"] = draw(st.integers(0, 1000))
         if endpoint == "hint":
             if draw(st.booleans()):
                 body["level"] = draw(st.sampled_from([1, 2, 3]))

@@ -61,6 +61,12 @@ def _warm_up(what: str) -> None:
     sukaku = write(CATALOGUE["unique9"][0].with_marks([range(1, 10)] * 81), "sukaku", {})
     sudokit.hint(sudokit.Board.parse(sukaku))
     sudokit.solve_batch(np.zeros((1, 81), dtype=np.uint8))
+    for board in (sudokit.generate(1, shape="4x4", seed=3)[0], sudokit.Board.parse("." * 81)):  # the setters' loops
+        sudokit.diagnose(board, time_limit=2)
+        sudokit.make_unique(board, time_limit=2)
+        sudokit.reduce(board, time_limit=2)
+        sudokit.estimate(board, samples=64, seed=1)
+        sudokit.maximize(board, time_limit=2)
 
 
 def _serve(conn, warm: str | None) -> None:
