@@ -234,6 +234,13 @@ def _foreign(forced: str, family: str) -> bool:
     return not same and (forced in BLOCKS or family in BLOCKS)
 
 
+def rules_broken(puzzle: Puzzle | None, board, values) -> list:
+    """The record's rules (the known puzzle's own, else the board's) that ``values`` break."""
+    if puzzle is not None:
+        return broken_rules(puzzle.rules, in_puzzle_values(puzzle, board, values))
+    return broken_rules(rules_of(board), values)
+
+
 def answer_values(text: str, fmt: str, board) -> list[int] | None:
     """The values of an answer written in ``fmt`` for ``board``'s shape and alphabet (a
     one-candidate pencil mark counts as the value); None when it does not read."""
@@ -614,8 +621,7 @@ def _check_batch_record(run: Run, index: int, case: Case, text: str, board, add)
         if values is None:
             add("read back", f"{family}: the solution of record {index} does not read back: {solution[:80]!r}")
         else:
-            rules = puzzle.rules if puzzle is not None else rules_of(board)
-            broken = broken_rules(rules, in_puzzle_values(puzzle, board, values) if puzzle is not None else values)
+            broken = rules_broken(puzzle, board, values)
             if broken:
                 add("rules", f"{family}: the solution breaks {len(broken)} rule(s): {broken[0]}")
     if status == "unknown" and not _budgeted(run):
@@ -778,16 +784,21 @@ def _check_setter(run: Run, case: Case, puzzle: Puzzle | None, text: str, board,
     return _check_optimum(run, case, puzzle, text, board, fmt, said, add)
 
 
+def _json_object(text: str) -> dict | None:
+    """``--to json``'s object; None where the text is no JSON object."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
 def diagnosis_of(text: str, board) -> dict | None:
     """A diagnosis as data: ``--to json``'s object, or its line for a person read back (status,
     proven, the core, the cells and the solutions of ``several``, the givens that could go;
     cells where ``board``, sudokit's reading of the record, says the size); None if neither."""
     if text.startswith("{"):
-        try:
-            data = json.loads(text)
-        except ValueError:
-            return None
-        return data if isinstance(data, dict) else None
+        return _json_object(text)
     n = board.size if board is not None else 0
     cells = lambda part: [(int(r) - 1) * n + int(c) - 1 for r, c in re.findall(r"r(\d+)c(\d+)", part)] if n else None  # noqa: E731
     head = text.split(" | ")[0]
@@ -1030,8 +1041,7 @@ def _check_optimum(run: Run, case: Case, puzzle: Puzzle | None, text: str, board
         if values is None:
             add("read back", f"{family}: the board does not read back as {fmt}: {shown[:80]!r}")
         else:
-            rules = puzzle.rules if puzzle is not None else rules_of(board)
-            broken = broken_rules(rules, in_puzzle_values(puzzle, board, values) if puzzle is not None else values)
+            broken = rules_broken(puzzle, board, values)
             if broken:
                 add("rules", f"{family}: the board shown breaks {len(broken)} rule(s): {broken[0]}")
             elif best is not None and target_score(values, n) != best:
@@ -1057,11 +1067,7 @@ def _check_optimum(run: Run, case: Case, puzzle: Puzzle | None, text: str, board
 def estimate_of(text: str) -> dict | None:
     """An estimate as data: ``--to json``'s object, or its line for a person read back."""
     if text.startswith("{"):
-        try:
-            data = json.loads(text)
-        except ValueError:
-            return None
-        return data if isinstance(data, dict) else None
+        return _json_object(text)
     match = _ESTIMATE.fullmatch(text)
     if match is None:
         return None
@@ -1170,8 +1176,7 @@ def check_request(request: Request, outcome: Outcome) -> list[Finding]:
         solution = answer.get("solution")
         if solution:
             values = list(solution["cells"])
-            rules = puzzle.rules if puzzle is not None else rules_of(board)
-            broken = broken_rules(rules, in_puzzle_values(puzzle, board, values) if puzzle is not None else values)
+            broken = rules_broken(puzzle, board, values)
             if broken:
                 add("rules", f"{family}: the solution breaks {len(broken)} rule(s): {broken[0]}")
         if puzzle is not None:
