@@ -500,18 +500,11 @@ def _check_marker(run: Run, case: Case, puzzle: Puzzle | None, status: str, boar
         keep = any(message.startswith("--keep") for message in said)
         if status == "error" and _takes(run.command, puzzle, family, run.option("--scale")) and not keep:
             add("answer", f"{family}: {puzzle.name} refused: {said[0] if said else '(no message)'}")
-        if status == "no solution" and puzzle.solvable:
-            add("answer", f"{family}: 'no solution' for {puzzle.name}, which has one")
-        if status == "several" and puzzle.count == 1:
-            add("answer", f"{family}: 'several solutions' for {puzzle.name}, which has one")
     if status == "unknown" and not _budgeted(run):
         add("answer", f"{family}: unknown with no budget given")
-    if status in ("no solution", "several") and puzzle is None and board is not None:
-        reference = reference_count(rules_of(board), 2, box_of(board))
-        if reference is not None and (reference == 0) != (status == "no solution"):
-            add("answer", f"{family}: '{status}' where the reference finds {reference} solution(s)")
+    if status in ("no solution", "several"):
+        _check_claim(status, puzzle, board, family, add)
     return status
-
 
 def _check_record(run: Run, index: int, case: Case, text: str, board, fmt: str, said: list[str], add) -> str | None:
     """Check one output record against its input record; its status."""
@@ -563,10 +556,7 @@ def _check_solution(run: Run, case: Case, puzzle: Puzzle | None, text: str, boar
     if values is None:
         add("read back", f"{family}: the solution does not read back as {fmt}: {text[:80]!r}")
         return
-    rules = puzzle.rules if puzzle is not None else rules_of(board)
-    if puzzle is not None:
-        values = in_puzzle_values(puzzle, board, values)
-    broken = broken_rules(rules, values)
+    broken = rules_broken(puzzle, board, values)
     if broken:
         add("rules", f"{family}: the solution breaks {len(broken)} rule(s): {broken[0]}")
     if puzzle is not None and run.flag("--unique") and puzzle.count is not None and puzzle.count >= 2:
@@ -698,6 +688,12 @@ def opened(rules: Rules, givens: Sequence[int]) -> Rules:
         every = frozenset(range(1, rules.size + 1))
         marks = tuple(every if rules.givens[c] and not givens[c] else allowed for c, allowed in enumerate(marks))
     return replace(rules, givens=tuple(givens), candidates=marks)
+
+
+def _solutions_without(rules: Rules, cell: int) -> list | None:
+    """The reference's solutions, up to 2, of ``rules`` with the given at ``cell`` taken out (a
+    given that could go leaves one); None where it gives up."""
+    return brute_force(opened(rules, [0 if c == cell else v for c, v in enumerate(rules.givens)]), limit=2, nodes=300_000)
 
 
 def board_with(board, givens: Sequence[int]):
@@ -834,8 +830,6 @@ def check_diagnosis(data: dict, puzzle: Puzzle | None, board, family: str, add, 
     if board is None:
         return settled
     n = board.size
-    rules = puzzle.rules if puzzle is not None else rules_of(board)
-    numbering = (lambda values: in_puzzle_values(puzzle, board, values)) if puzzle is not None else list  # noqa: E731
     solutions = []
     for line in data.get("solutions") or []:
         values = answer_values(str(line), "line", board)
@@ -843,7 +837,7 @@ def check_diagnosis(data: dict, puzzle: Puzzle | None, board, family: str, add, 
             add("read back", f"{family}: a solution of the diagnosis does not read back: {str(line)[:80]!r}")
             return settled
         solutions.append(values)
-        broken = broken_rules(rules, numbering(values))
+        broken = rules_broken(puzzle, board, values)
         if broken:
             add("rules", f"{family}: a solution of the diagnosis breaks {len(broken)} rule(s): {broken[0]}")
     wanted = {"several": 2, "solved": 1}.get(status, 0)
@@ -855,8 +849,8 @@ def check_diagnosis(data: dict, puzzle: Puzzle | None, board, family: str, add, 
             add("answer", f"{family}: 'several' with the same solution twice")
         elif data.get("differing") is not None and sorted(data["differing"]) != differ:
             add("answer", f"{family}: the two solutions differ in {len(differ)} cells, the diagnosis names {len(data['differing'])}")
-    known = puzzle.solution if puzzle is not None else None
-    if status == "solved" and solutions and known is not None and numbering(solutions[0]) != list(known):
+    if (status == "solved" and solutions and puzzle is not None and puzzle.solution is not None
+            and in_puzzle_values(puzzle, board, solutions[0]) != list(puzzle.solution)):
         add("answer", f"{family}: the solution shown for {puzzle.name} is not its one solution")
     whole = rules_of(board)
     givens = [cell for cell, value in enumerate(whole.givens) if value]
@@ -879,15 +873,14 @@ def check_diagnosis(data: dict, puzzle: Puzzle | None, board, family: str, add, 
         if not set(redundant) <= set(givens):
             add("answer", f"{family}: givens that could go, says the diagnosis, but some are no givens: {redundant[:5]}")
         elif n <= 6:
-            without = lambda cell: opened(whole, [0 if c == cell else v for c, v in enumerate(whole.givens)])  # noqa: E731
             for cell in redundant[:4]:
-                found = brute_force(without(cell), limit=2, nodes=300_000)
+                found = _solutions_without(whole, cell)
                 if found is not None and len(found) != 1:
                     add("answer", f"{family}: {_cell(n, cell)} could go, says the diagnosis, but without it the board has {len(found)} solution(s)")
                     break
             if not redundant and data.get("proven"):
                 for cell in givens[:12]:
-                    found = brute_force(without(cell), limit=2, nodes=300_000)
+                    found = _solutions_without(whole, cell)
                     if found is not None and len(found) == 1:
                         add("answer", f"{family}: minimal, says the diagnosis, but {_cell(n, cell)} could go")
                         break
@@ -938,11 +931,8 @@ def _check_clues(run: Run, case: Case, puzzle: Puzzle | None, text: str, board, 
     status = marker_of(text)
     data = None
     if status is None and run.option("--to") == "json":
-        try:
-            data = json.loads(text)
-        except ValueError:
-            data = None
-        if not isinstance(data, dict) or data.get("status") not in ("solved", "no solution", "several", "unknown"):
+        data = _json_object(text)
+        if data is None or data.get("status") not in ("solved", "no solution", "several", "unknown"):
             add("read back", f"{family}: {command} printed {text[:80]!r}")
             return "error"
         status = None if data.get("board") is not None else str(data["status"])
@@ -993,14 +983,13 @@ def _check_clues(run: Run, case: Case, puzzle: Puzzle | None, text: str, board, 
     if count is not None and count != 1:
         add("answer", f"{family}: the board {command} made has {count if count < 2 else 'several'} solution(s)")
     if solution is not None:
-        rules = puzzle.rules if puzzle is not None else before
-        broken = broken_rules(rules, in_puzzle_values(puzzle, board, solution) if puzzle is not None else solution)
+        broken = rules_broken(puzzle, board, solution)
         if broken:
             add("rules", f"{family}: the solution of the board {command} made breaks {len(broken)} rule(s) of the record: {broken[0]}")
     if command == "reduce" and proven and count == 1 and n <= 6:
         keep = set(_keep_cells(run, n))
         for cell in [c for c, v in enumerate(after.givens) if v and c not in keep][:12]:
-            found = brute_force(opened(after, [0 if c == cell else v for c, v in enumerate(after.givens)]), limit=2, nodes=300_000)
+            found = _solutions_without(after, cell)
             if found is not None and len(found) == 1:
                 add("answer", f"{family}: minimal, says reduce, but {_cell(n, cell)} could go too")
                 break
