@@ -184,7 +184,7 @@ def estimate(puzzle: Any, samples: int = 10_000, seed: int | None = None, *, tim
         # no probe reached a solution, or one probe alone (a time limit cut it there): the
         # spread says nothing, so no upper bound (a killer cage's one solution went unseen
         # by 10,000 probes, and "0 to 0" would have ruled it out)
-        log_mean = float(weights.max()) + math.log(1 / len(weights)) if hits else -math.inf
+        log_mean = float(weights[0]) if hits else -math.inf  # a hit here is the one probe drawn
         log_low, log_high = -math.inf, math.inf
     else:
         top = float(weights.max())
