@@ -239,6 +239,11 @@ def test_the_checks_catch_a_wrong_answer_of_a_setters_command():
     assert kinds("estimate", "--samples", "100", out="about 1 solutions (95%: 1 to 1; 100 samples, 100 reached a solution)\n") == []
     assert kinds("estimate", out="about 3 solutions (95%: 1 to 2; 10,000 samples, 5 reached a solution)\n") == ["answer"]
     assert kinds("estimate", "--samples", "10", out="about 1 solutions (95%: 1 to 1; 100 samples, 100 reached a solution)\n") == ["answer"]
+    # an estimate whose time ran out inside its first probe: unknown, exit 3, under a time limit only
+    cut = "unknown: no sample finished within the time limit\n"
+    assert kinds("estimate", "--time-limit", "0", out=cut, code=3) == []
+    assert kinds("estimate", out=cut, code=3) == ["answer"]
+    assert kinds("estimate", "--time-limit", "0", out=cut, code=0) != []
     # maximize --board over blocks: a score, then its grid and the blank line after it
     assert fuzzing.split_scores("12\n12\n34\n\nerror\n-1\nunknown (budget exhausted): best none, bound 9\n", True) == [
         "12\n12\n34", "error", "-1", "unknown (budget exhausted): best none, bound 9"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import time
 from pathlib import Path
 
@@ -699,7 +700,10 @@ def test_optimisation_sees_the_clock_early_on_a_big_board():
     assert found.status is sudokit.SolveStatus.UNKNOWN and found.nodes < 1000
 
 
-def test_an_estimate_sees_the_clock_after_its_first_probe():
-    # a first block of 156 probes before the clock was read: 106 s under a 0.05 s limit on 64x64
-    found = sudokit.estimate("." * 4096, seed=1, time_limit=0.05)
-    assert found.samples == 1
+def test_an_estimate_sees_the_clock_inside_a_probe():
+    # a first block of 156 probes before the clock was read: 106 s under a 0.05 s limit on 64x64;
+    # then one probe at least, half a second; now the first call stops after 64 propagations
+    found = sudokit.estimate("." * 4096, seed=1, time_limit=0.0)
+    assert found.samples == 0 and not found.known and found.low == 0 and found.high == math.inf
+    assert found.summary() == "unknown: no sample finished within the time limit"
+    assert found.to_json()["value"] is None and found.to_json()["log10"] is None

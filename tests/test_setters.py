@@ -23,7 +23,7 @@ import sudokit
 from conftest import DATA, ENTRIES
 from sudokit import Board, Geometry, Shape, SolveStatus
 from sudokit.logic import CandidateGrid
-from sudokit.setters import forced_contradiction
+from sudokit.setters import forced_contradiction, sampling
 from sudokit.setters.clues import hitting_set
 
 DATA = Path(__file__).parent / "data"
@@ -388,9 +388,27 @@ def test_an_estimate_whose_probes_reach_no_solution_has_no_upper_bound():
     assert unseen.hits == 0 and sudokit.count(killer, 2).count == 1
     assert unseen.low == 0 and unseen.high == math.inf and unseen.relative_error == math.inf
     assert "0 to no bound" in unseen.summary() and unseen.to_json()["high"] is None
-    lone = sudokit.estimate("." * 16, samples=2, seed=1, time_limit=0.0)
+
+
+
+def test_an_estimate_of_one_probe_has_no_upper_bound(monkeypatch):
+    # a time limit that leaves one probe: its weight is the mean, and its spread says nothing
+    monkeypatch.setattr(sampling, "log_weights", lambda *args, **kwargs: np.array([math.log(288.0)]))
+    lone = sudokit.estimate("." * 16, samples=2, seed=1, time_limit=1.0)
     assert lone.samples == 1 and lone.hits == 1 and lone.low == 0 and lone.high == math.inf
-    assert "1 sample," in lone.summary()
+    assert lone.known and round(lone.value) == 288 and "1 sample," in lone.summary()
+
+
+def test_a_probe_cut_in_pieces_draws_what_it_would_whole(monkeypatch):
+    """The kernel returns after each propagation and goes on at the next call: the same probes,
+    so a time limit looked at inside a probe changes nothing else."""
+    killer = sudokit.Board.parse((DATA / "variants" / "killer.jsonl").read_text().splitlines()[0])
+    boards = [Board.parse("." * 81), Board.parse(ENTRIES[0].puzzle), killer]
+    whole = [sampling.log_weights(board, 60, seed=3) for board in boards]
+    monkeypatch.setattr(sampling, "FIRST_STEPS", 1)
+    monkeypatch.setattr(sampling, "GROWTH", 1)
+    for board, expected in zip(boards, whole):
+        assert np.array_equal(sampling.log_weights(board, 60, seed=3), expected)
 
 
 def test_estimate_takes_no_more_samples_than_it_can_hold():

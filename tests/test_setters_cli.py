@@ -78,6 +78,9 @@ def test_estimate_command():
     assert "500 samples" in second
     answer = json.loads(run("estimate", "--to", "json", "--samples", "100", "--seed", "3", "-", input="." * 81 + "\n").stdout)
     assert answer["low"] <= 6.67e21 <= answer["high"] and answer["samples"] == 100
+    # the time ran out inside the first probe of an open 64x64: unknown, exit 3
+    cut = run("estimate", "--time-limit", "0", "--to", "json", "-", input="." * 4096 + "\n")
+    assert cut.exit_code == 3 and json.loads(cut.stdout)["samples"] == 0 and json.loads(cut.stdout)["value"] is None
 
 
 # -- the JSON API ------------------------------------------------------------------------------
@@ -121,6 +124,8 @@ def test_api_estimate():
     none = post("estimate", puzzle="11" + "." * 79, samples=10).json()
     assert none["value"] == 0 and none["log10"] is None
     assert post("estimate", puzzle="." * 81, samples=10**9).status_code == 422
+    cut = post("estimate", puzzle="." * 4096, time_limit=0).json()  # no probe finished in time
+    assert cut["status"] == "unknown" and cut["samples"] == 0 and cut["value"] is None
 
 
 # -- generate on a Dask cluster, and resumed ---------------------------------------------------

@@ -673,6 +673,8 @@ CHECK_NODES, CHECK_SECONDS = 200_000, 2.0
 #: a line of ``maximize`` or ``minimize`` whose budget ran out: the best found and the bound
 _UNKNOWN_OPTIMUM = re.compile(r"unknown \(budget exhausted\): best (-?\d+|none), bound (-?\d+|none)")
 #: a line of ``estimate``
+#: the line of an estimate whose time ran out inside its first probe
+_UNKNOWN_ESTIMATE = "unknown: no sample finished within the time limit"
 _ESTIMATE = re.compile(r"about (\S+) solutions \(95%: (\S+) to (no bound|\S+); ([\d,]+) samples?, ([\d,]+) reached a solution\)")
 
 
@@ -772,9 +774,8 @@ def _check_setter(run: Run, case: Case, puzzle: Puzzle | None, text: str, board,
             add("read back", f"{family}: estimate printed {text[:80]!r}")
             return "error"
         samples = run.option("--samples", "10000")
-        check_estimate(data, int(samples) if samples and samples.isdigit() else 0, run.option("--time-limit") is not None,
-                       puzzle, board, family, add)  # fmt: skip
-        return "solved"
+        return check_estimate(data, int(samples) if samples and samples.isdigit() else 0, run.option("--time-limit") is not None,
+                              puzzle, board, family, add)  # fmt: skip
     if command in ("make-unique", "reduce"):
         return _check_clues(run, case, puzzle, text, board, fmt, said, add)
     return _check_optimum(run, case, puzzle, text, board, fmt, said, add)
@@ -1057,6 +1058,8 @@ def estimate_of(text: str) -> dict | None:
     """An estimate as data: ``--to json``'s object, or its line for a person read back."""
     if text.startswith("{"):
         return _json_object(text)
+    if text == _UNKNOWN_ESTIMATE:
+        return {"value": None, "low": 0.0, "high": None, "samples": 0, "hits": 0}
     match = _ESTIMATE.fullmatch(text)
     if match is None:
         return None
@@ -1065,11 +1068,20 @@ def estimate_of(text: str) -> dict | None:
             "samples": int(match[4].replace(",", "")), "hits": int(match[5].replace(",", ""))}  # fmt: skip
 
 
-def check_estimate(data: dict, asked: int, limited: bool, puzzle: Puzzle | None, board, family: str, add) -> None:
+def check_estimate(data: dict, asked: int, limited: bool, puzzle: Puzzle | None, board, family: str, add) -> str:
     """An estimate: as many samples as asked (fewer only under a time limit), no more hits than
     samples, a value of 0 exactly when no probe reached a solution, ``low <= value <= high``,
     and no hit on a board without solution (known, or the reference's on small boards). An
-    interval that leaves out a count known here is "doubtful": reported, not broken."""
+    interval that leaves out a count known here is "doubtful": reported, not broken. Its status:
+    "unknown" where no sample was drawn (the time ran out inside the first probe), else "solved"."""
+    if data.get("samples") == 0 and data.get("value") is None:
+        if not limited:
+            add("answer", f"{family}: no sample drawn, with no time limit")
+        if data.get("value") is not None or data.get("hits") != 0 or data.get("low") != 0 or data.get("high") is not None:
+            add("answer", f"{family}: an estimate of no sample says more than 'unknown': {str(data)[:120]}")
+        if "status" in data and data["status"] != "unknown":
+            add("answer", f"{family}: an estimate of no sample has status {data['status']!r}")
+        return "unknown"
     value, low, high = (data.get(key, math.inf) for key in ("value", "low", "high"))
     value, low, high = (math.inf if x is None else x for x in (value, low, high))  # JSON: null past a float's range
     samples, hits = data.get("samples"), data.get("hits")
@@ -1101,6 +1113,7 @@ def check_estimate(data: dict, asked: int, limited: bool, puzzle: Puzzle | None,
         add("doubtful", f"{family}: the 95% interval {low:g} to {high:g} leaves out the {known} solution(s) of {name} ({hits} of {samples} probes reached one)")
     elif known is None and least and high < least:
         add("doubtful", f"{family}: the 95% interval {low:g} to {high:g} leaves out the {least}+ solution(s) of {name} ({hits} of {samples} probes reached one)")
+    return "solved"
 
 
 # -- the checks of an answer of the API --------------------------------------------------

@@ -186,8 +186,9 @@ def estimate_command(files, input_format, shape, symbols, samples, seed, time_li
     out = sys.stdout
     with interruptible():
         for source, record, board in boards(files, input_format, shape, symbols, tally, out, written_as="line"):
-            tally.add("solved")
-            _answer(board, estimate(board, samples=samples, seed=seed, time_limit=time_limit), output, out)
+            found = estimate(board, samples=samples, seed=seed, time_limit=time_limit)
+            tally.add("solved" if found.known else "unknown")
+            _answer(board, found, output, out)
     sys.exit(tally.exit_code)
 
 

@@ -20,12 +20,15 @@ from ..board import Board, as_board
 from ..results import Limits
 from ..shape import Shape
 
-#: probes per call of the kernel (the GIL is released inside; Ctrl-C is seen between calls)
-BLOCK = 4096
 #: the most probes one estimate draws: their weights take 8 bytes each (800 MB here)
 MAX_SAMPLES = 100_000_000
-#: seconds a call of the kernel may take under a time limit (a probe of an open 64x64 takes 0.5 s)
+#: seconds a call of the kernel should take: the time limit and Ctrl-C are seen between calls,
+#: and a call may end inside a probe (one probe of an open 64x64 takes 0.5 s)
 SLICE_SECONDS = 0.05
+#: propagations in the first call, before the pace on this board is known (64 take 2 ms on an
+#: open 64x64, 2 us on a 9x9), and how much faster than the last the next call may grow
+FIRST_STEPS = 64
+GROWTH = 16
 #: the importance sampling's tilt (``kernels/search/estimate.py``), off: on the empty 9x9 board it
 #: narrows the spread (coefficient of variation 1.59 uniform, 0.83 at 0.2, 4,000 probes), but
 #: on partial boards rare heavy probes go unseen and the interval misses (tdoku's board of 132
@@ -67,8 +70,16 @@ class Estimate:
             return 0.0
         return (10 ** (self.log10_high - self.log10) - 10 ** (self.log10_low - self.log10)) / 2
 
+    @property
+    def known(self) -> bool:
+        """Whether there is an estimate: False where the time limit ran out before one probe
+        finished (``value`` and ``log10`` are then NaN, the interval 0 to infinity)."""
+        return not math.isnan(self.log10)
+
     def summary(self) -> str:
         """One line for a person (what ``sudokit estimate`` prints)."""
+        if not self.known:
+            return "unknown: no sample finished within the time limit"
         return (f"about {_number(self.log10)} solutions (95%: {_number(self.log10_low)} to "
                 f"{_number(self.log10_high)}; {self.samples:,} sample{'s' if self.samples != 1 else ''}, {self.hits:,} reached "
                 "a solution)")
@@ -131,29 +142,31 @@ def tables(board: Board) -> tuple[np.ndarray, ...]:
 def log_weights(board: Board, samples: int, seed: int | None, tilt: float = TILT,
                 time_limit: float | None = None) -> np.ndarray:
     """The natural logarithms of ``samples`` probes' weights (``-inf`` for a dead end), fewer
-    where ``time_limit`` seconds ran out first (at least one)."""
+    where ``time_limit`` seconds ran out first: none if no probe finished in time, since a probe
+    the time limit cut short is left out."""
     kernel = engines.estimate_kernel()
     start, houses, cell_houses, cell_cages, cage_cells, cage_total = tables(board)
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0] | np.uint64(1)
     out = np.empty(samples, dtype=np.float64)
     reach = np.full(1, board.shape.cells, dtype=np.int64)
+    cells = board.shape.cells
+    probe = (np.empty(cells, dtype=np.uint64), np.empty(cells, dtype=np.int64), np.full(1, np.nan))
+    steps = np.zeros(1, dtype=np.int64)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    # under a time limit the first call draws one probe, the next ones what fits in a slice
-    block = BLOCK if deadline is None else 1
+    allowed = FIRST_STEPS
     done = 0
     while done < samples:
         began = time.perf_counter()
-        drawn = min(block, samples - done)
-        kernel.probes(start, (houses, cell_houses, cell_cages, cage_cells, cage_total), board.size, rng, tilt, EXACT_NODES,
-                      reach, out[done : done + drawn])
-        done += drawn
-        if deadline is not None:
-            now = time.perf_counter()
-            if now >= deadline:
-                break
-            each = max((now - began) / drawn, 1e-7)
-            block = max(1, min(BLOCK, int(min(SLICE_SECONDS, deadline - now) / each)))
+        steps[0] = allowed
+        done += kernel.probes(start, (houses, cell_houses, cell_cages, cage_cells, cage_total), board.size, rng, tilt,
+                              EXACT_NODES, reach, out[done:], probe, steps)
+        now = time.perf_counter()
+        if deadline is not None and now >= deadline:
+            break
+        pace = (allowed - int(steps[0])) / max(now - began, 1e-7)  # propagations a second
+        wanted = SLICE_SECONDS if deadline is None else min(SLICE_SECONDS, deadline - now)
+        allowed = max(1, min(int(pace * wanted), allowed * GROWTH))
     return out[:done]
 
 
@@ -162,7 +175,8 @@ def estimate(puzzle: Any, samples: int = 10_000, seed: int | None = None, *, tim
     """An unbiased estimate of the number of solutions of ``puzzle`` from ``samples`` random
     probes (Knuth's estimator over a propagating search), with a 95% interval (``low``,
     ``high``; Chebyshev's, see the module's docstring). The same ``seed`` gives the same estimate.
-    ``time_limit`` (seconds) stops sampling early: ``samples`` then says how many were drawn.
+    ``time_limit`` (seconds) stops sampling early: ``samples`` then says how many were drawn,
+    0 (and ``known`` False) where the first probe did not finish in time.
     Every variant's rules count: jigsaw regions, extra houses, killer cages, pencil marks.
 
     >>> result = estimate("." * 16, samples=2000, seed=1)
@@ -180,6 +194,8 @@ def estimate(puzzle: Any, samples: int = 10_000, seed: int | None = None, *, tim
     hits = int(np.count_nonzero(np.isfinite(weights)))
     if not hits and engines.repeats_a_given(board):  # no solution, for certain
         log_mean = log_low = log_high = -math.inf
+    elif not len(weights):  # the time limit ran out inside the first probe: nothing is known
+        log_mean, log_low, log_high = math.nan, -math.inf, math.inf
     elif not hits or len(weights) < 2:
         # no probe reached a solution, or one probe alone (a time limit cut it there): the
         # spread says nothing, so no upper bound (a killer cage's one solution went unseen

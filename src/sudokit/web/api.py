@@ -321,7 +321,8 @@ def estimate(body: Json, settings: Settings) -> Task:
     def work() -> Json:
         """The library's call, in a worker thread."""
         found = setters.estimate(board, samples=samples, seed=seed, time_limit=budget.time_limit)
-        return {"status": SolveStatus.SOLVED.value, **found.to_json(), "budget": budget.to_json()}
+        status = SolveStatus.SOLVED if found.known else SolveStatus.UNKNOWN  # no probe finished in time
+        return {"status": status.value, **found.to_json(), "budget": budget.to_json()}
 
     return Task(work, budget)
 

@@ -158,8 +158,9 @@ EXPORTS: dict[str, dict[str, str]] = {
     },
     "search.estimate": {
         "probes": (
-            "void(uint64[::1], Tuple((int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[::1])), int64,"
-            " uint64[::1], float64, int64, int64[::1], float64[::1])"
+            "int64(uint64[::1], Tuple((int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[::1])), int64,"
+            " uint64[::1], float64, int64, int64[::1], float64[::1], Tuple((uint64[::1], int64[::1], float64[::1])),"
+            " int64[::1])"
         ),
     },
     # canon.py hands minlex_line the line's bytes and a bytearray for the form (no arrays to

@@ -207,11 +207,16 @@ def _count_below(masks, values, houses, cell_houses, cell_cages, cage_cells, cag
 
 
 @kernel
-def probes(start, board, n, rng, beta, budget, reach, out):
-    """Run ``len(out)`` probes from the candidates ``start`` on ``board``, ``(houses,
+def probes(start, board, n, rng, beta, budget, reach, out, probe, steps):
+    """Run up to ``len(out)`` probes from the candidates ``start`` on ``board``, ``(houses,
     cell_houses, cell_cages, cage_cells, cage_total)`` (``tables`` in ``setters/sampling.py``)
-    with ``n`` values; ``out[k]`` is probe ``k``'s weight as a natural logarithm, ``-inf`` for a
-    probe that ended in a contradiction.
+    with ``n`` values, and return how many finished: ``out[k]`` is probe ``k``'s weight as a
+    natural logarithm, ``-inf`` for a probe that ended in a contradiction.
+
+    The work is counted in ``steps[0]``, one for each propagation, down to 0, where the call
+    returns with the probe under way kept in ``probe``, ``(masks, values, weight)`` (``weight[0]``
+    NaN when none is), to go on at the next call: the caller reads the clock between calls, and
+    one probe of an open 64x64 takes 0.5 s. A probe cut in pieces draws what it would whole.
 
     At each branch every value of the chosen cell is first propagated on a copy; a child that
     fails at once holds no solution, so leaving it out keeps the mean (on the empty 16x16 board
@@ -227,10 +232,9 @@ def probes(start, board, n, rng, beta, budget, reach, out):
     those before it, and the mean stays exact whatever the choice, since each node's weight
     has the node's count as its mean either way."""
     houses, cell_houses, cell_cages, cage_cells, cage_total = board
+    masks, values, kept_weight = probe
     cells = start.shape[0]
     full = (ONE << np.uint64(n)) - ONE if n < 64 else ~ZERO
-    masks = np.empty(cells, dtype=np.uint64)
-    values = np.empty(cells, dtype=np.int64)
     trial_masks = np.empty(cells, dtype=np.uint64)
     trial_values = np.empty(cells, dtype=np.int64)
     score = np.zeros(64, dtype=np.float64)
@@ -239,12 +243,23 @@ def probes(start, board, n, rng, beta, budget, reach, out):
     stack_values = np.empty((levels, cells), dtype=np.int64)
     stack_cell = np.empty(levels, dtype=np.int64)
     stack_rest = np.empty(levels, dtype=np.uint64)
-    for k in range(out.shape[0]):
-        masks[:] = start
-        values[:] = 0
-        weight = 0.0
-        alive = _propagate(masks, values, houses, cell_houses, cell_cages, cage_cells, cage_total, full, n)
+    finished = 0
+    while finished < out.shape[0]:
+        if steps[0] <= 0:
+            return finished
+        alive = True
+        if np.isnan(kept_weight[0]):  # a new probe
+            masks[:] = start
+            values[:] = 0
+            weight = 0.0
+            steps[0] -= 1
+            alive = _propagate(masks, values, houses, cell_houses, cell_cages, cage_cells, cage_total, full, n)
+        else:
+            weight = kept_weight[0]
         while alive:
+            if steps[0] <= 0:
+                kept_weight[0] = weight
+                return finished
             best, fewest = _fewest(masks, values)
             if best < 0:
                 break
@@ -252,6 +267,7 @@ def probes(start, board, n, rng, beta, budget, reach, out):
             for cell in range(cells):
                 open_cells += values[cell] == 0
             if budget > 0 and open_cells <= reach[0]:
+                steps[0] -= budget
                 exact = _count_below(masks, values, houses, cell_houses, cell_cages, cage_cells, cage_total, full, n,
                                      budget, stack_masks, stack_values, stack_cell, stack_rest)
                 if exact >= 0:
@@ -270,6 +286,7 @@ def probes(start, board, n, rng, beta, budget, reach, out):
                 trial_masks[:] = masks
                 trial_values[:] = values
                 _place(best, trailing_zeros(bit) + 1, trial_masks, trial_values, cell_houses, houses, cell_cages, cage_cells)
+                steps[0] -= 1
                 if _propagate(trial_masks, trial_values, houses, cell_houses, cell_cages, cage_cells, cage_total, full, n):
                     survivors |= bit
                     total = 0.0
@@ -304,7 +321,10 @@ def probes(start, board, n, rng, beta, budget, reach, out):
                 if u < 0:
                     break
             weight += np.log(z) - (score[trailing_zeros(chosen)] - top)
-            survivors = chosen
-            _place(best, trailing_zeros(lowest_bit(survivors)) + 1, masks, values, cell_houses, houses, cell_cages, cage_cells)
+            _place(best, trailing_zeros(chosen) + 1, masks, values, cell_houses, houses, cell_cages, cage_cells)
+            steps[0] -= 1
             alive = _propagate(masks, values, houses, cell_houses, cell_cages, cage_cells, cage_total, full, n)
-        out[k] = weight if alive else -np.inf
+        out[finished] = weight if alive else -np.inf
+        kept_weight[0] = np.nan
+        finished += 1
+    return finished
