@@ -23,6 +23,7 @@ import sudokit
 from conftest import DATA, ENTRIES
 from sudokit import Board, Geometry, Shape, SolveStatus
 from sudokit.logic import CandidateGrid
+from sudokit.generator import full_grids
 from sudokit.setters import forced_contradiction, sampling
 from sudokit.setters.clues import hitting_set
 
@@ -59,7 +60,7 @@ def several_from_grids(size: int, seed: int, count: int) -> list[Board]:
     rng = random.Random(seed)
     height, width = SHAPES[size] if size in SHAPES else (3, 3)
     boards = []
-    for grid in sudokit.generator.full_grids(count, shape=Shape(height, width), seed=seed):
+    for grid in full_grids(count, shape=Shape(height, width), seed=seed):
         cells = grid.cells.astype(int).tolist()
         order = list(range(size * size))
         rng.shuffle(order)
@@ -321,6 +322,35 @@ def test_make_unique_keep_and_refusals():
     unique = sudokit.generate(1, shape="4x4", seed=1)[0]
     assert sudokit.make_unique(unique).added == () and sudokit.make_unique(unique).proven
     assert sudokit.make_unique(random_boards(4, 5, 1, "none", 1)[0]).status is SolveStatus.NO_SOLUTION
+
+
+# a 6x6 Sukaku (fuzzing, seed 10): ten cells with one pencil mark, the rest open
+MARKED_6X6 = ("123456123456123456000050123456123456123456123456000400123456003000123456123456123456123456123456"
+              "100000123456100000000400123456123456123456123456003000000050123456123456123456000006000400123456"
+              "123456123456123456123456")
+
+
+def test_a_board_made_unique_keeps_its_marks_in_json():
+    # its JSON 'board' was the line of its givens: another board, with many more solutions
+    board = Board.parse(MARKED_6X6)
+    result = sudokit.make_unique(board, keep=[4])
+    written = result.to_json()["board"]
+    assert isinstance(written, dict) and Board.parse(json.dumps(written)) == result.board
+    assert sudokit.is_unique(Board.parse(json.dumps(written)))
+    plain = sudokit.make_unique(random_boards(4, 5, 9, "several", 1)[0])
+    assert plain.to_json()["board"] == plain.board.to_line()
+
+
+def test_the_budget_run_out_completion_gives_no_cell_its_marks_decide():
+    # with the budget run out, every open cell was given, those with one pencil mark too
+    from sudokit.setters.clues import _greedy_completion
+    from sudokit.setters.searching import Budget
+
+    board = Board.parse(MARKED_6X6)
+    target = sudokit.solve(board).board.cells
+    marked = {cell for cell, mask in enumerate(board.candidates.tolist()) if mask.bit_count() == 1}
+    cells = _greedy_completion(board, target, [], frozenset({4}), Budget(None, None))
+    assert cells is not None and len(marked) == 10 and not set(cells) & marked and len(cells) == 36 - 1 - 10
 
 
 def test_hitting_set_exact():

@@ -944,7 +944,9 @@ def _check_clues(run: Run, case: Case, puzzle: Puzzle | None, text: str, board, 
     if board is None:
         return settled
     try:
-        if data is not None:
+        if data is not None and isinstance(data["board"], dict):  # where a line would lose marks or rules
+            out = sudokit.Board.parse(json.dumps(data["board"]) + "\n", format="json", symbols=board.symbols)
+        elif data is not None:
             line = sudokit.Board.parse(str(data["board"]) + "\n", format="line", shape=board.shape, symbols=board.symbols)
             out = board_with(board, line.cells.tolist())
         else:

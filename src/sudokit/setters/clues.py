@@ -14,6 +14,7 @@ disjoint sets as the lower bound.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from typing import Any, Iterable
@@ -69,10 +70,18 @@ class Clues:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "status": self.status.value, "board": None if self.board is None else self.board.to_line(),
+            "status": self.status.value, "board": None if self.board is None else _board_data(self.board),
             "added": list(self.added), "removed": list(self.removed), "proven": self.proven,
             "bound": self.bound if self.question == "make_unique" else None, "searches": self.searches, "nodes": self.nodes, "elapsed": round(self.elapsed, 6),
         }
+
+
+def _board_data(board: Board) -> str | dict[str, Any]:
+    """The board for JSON: its line, or where a line would lose something (pencil marks, a
+    variant's rules, boxes not the size's usual) its JSON object, which reads back as itself:
+    a Sukaku made unique written as its givens alone is another board, with other solutions."""
+    record = json.loads(board.to_json())
+    return board.to_line() if record.keys() == {"givens", "size"} else record
 
 
 def _cells_of(keep: Iterable[int] | None, cells: int) -> frozenset[int]:
@@ -224,8 +233,11 @@ def shrunk(board: Board, target: np.ndarray, differ: np.ndarray, budget: Budget)
 def _greedy_completion(board: Board, target: np.ndarray, sets: list[int], closed: frozenset[int],
                        budget: Budget) -> tuple[int, ...] | None:
     """A unique board found without proof of fewest: every open cell not kept given its
-    target value (always unique, unless ``keep`` leaves solutions apart: then None)."""
-    cells = [c for c in np.flatnonzero(board.cells == 0).tolist() if c not in closed]
+    target value (always unique, unless ``keep`` leaves solutions apart: then None), but for
+    cells whose pencil marks leave that value alone: no solution differs there."""
+    marks = board.start_masks()
+    single = (marks & (marks - np.uint64(1))) == 0
+    cells = [c for c in np.flatnonzero((board.cells == 0) & ~single).tolist() if c not in closed]
     values = board.cells.copy()
     values[cells] = target[cells]
     grids, decided = search(rebuilt(board, values), 2, Budget())
