@@ -544,16 +544,18 @@ def _cycle_list(g, ws, hl, nodes, ncause, last, source, y_links, x_links, j, npa
         counts[3] = 1
         return
     p0 = counts[2]
-    hsum = np.uint64(0)
+    # its identity follows the walk in order from the source: SE tells two cycles apart by their
+    # chains in order (``FullChain``), so the same loop from another start, or walked the
+    # other way, is another inner hint, whose complexity the outer chain adds again
+    hsum = _mix(source + 1)
     # rule parents: the closing "on", every node but the source, each with its cause
     _cause_parents(g, src_cand, src_pos, source, _closing_cause(g, source, nodes[last, 0], y_links, x_links), hl)
     k = last
     while nodes[k, 1] >= 0:
         p = nodes[k, 0]
-        hsum += _mix(p + 1)
+        hsum = hsum * np.uint64(0x100000001B3) + _mix(p + 1)
         _cause_parents(g, src_cand, src_pos, p | 1, ncause[k], hl)
         k = nodes[k, 1]
-    hsum += _mix(source + 1)
     xy = x_links and y_links
     d = (7.0 if xy else 6.5) + length_difficulty(length)
     hl[HL_D][k0] = d
