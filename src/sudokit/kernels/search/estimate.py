@@ -213,10 +213,11 @@ def probes(start, board, n, rng, beta, budget, reach, out, probe, steps):
     with ``n`` values, and return how many finished: ``out[k]`` is probe ``k``'s weight as a
     natural logarithm, ``-inf`` for a probe that ended in a contradiction.
 
-    The work is counted in ``steps[0]``, one for each propagation, down to 0, where the call
-    returns with the probe under way kept in ``probe``, ``(masks, values, weight)`` (``weight[0]``
-    NaN when none is), to go on at the next call: the caller reads the clock between calls, and
-    one probe of an open 64x64 takes 0.5 s. A probe cut in pieces draws what it would whole.
+    The work is counted in ``steps[0]``, one for each propagation (``budget`` for an exact
+    count, the most it may take), down to 0, where the call returns with the probe under way
+    kept in ``probe``, ``(masks, values, weight)`` (``weight[0]`` NaN when none is), to go on at
+    the next call: the caller reads the clock between calls, and one probe of an open 64x64
+    takes 0.5 s. A probe cut in pieces draws what it would whole.
 
     At each branch every value of the chosen cell is first propagated on a copy; a child that
     fails at once holds no solution, so leaving it out keeps the mean (on the empty 16x16 board
