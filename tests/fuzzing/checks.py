@@ -258,6 +258,20 @@ def answer_values(text: str, fmt: str, board) -> list[int] | None:
     return values
 
 
+def checked_values(text: str, fmt: str, board, puzzle: Puzzle | None, what: str, family: str, add) -> tuple[list[int] | None, list]:
+    """The values of an answer (``answer_values``) and the record's rules they break, each
+    reported as ``what``'s: a text that does not read back, then the first rule broken. None
+    for the values where they do not read back."""
+    values = answer_values(text, fmt, board)
+    if values is None:
+        add("read back", f"{family}: {what} does not read back as {fmt}: {text[:80]!r}")
+        return None, []
+    broken = rules_broken(puzzle, board, values)
+    if broken:
+        add("rules", f"{family}: {what} breaks {len(broken)} rule(s): {broken[0]}")
+    return values, broken
+
+
 def rules_of(board) -> Rules:
     """A board's rules as sudokit read them (for a record whose meaning a mutation changed)."""
     n = board.size
@@ -552,13 +566,9 @@ def _check_solution(run: Run, case: Case, puzzle: Puzzle | None, text: str, boar
     family = case.family
     if board is None:
         return  # sudokit's reader disagrees with the run's; a reading difference shows elsewhere
-    values = answer_values(text, fmt, board)
+    values, _ = checked_values(text, fmt, board, puzzle, "the solution", family, add)
     if values is None:
-        add("read back", f"{family}: the solution does not read back as {fmt}: {text[:80]!r}")
         return
-    broken = rules_broken(puzzle, board, values)
-    if broken:
-        add("rules", f"{family}: the solution breaks {len(broken)} rule(s): {broken[0]}")
     if puzzle is not None and run.flag("--unique") and puzzle.count is not None and puzzle.count >= 2:
         add("answer", f"{family}: {puzzle.name} has {puzzle.count} solutions, solved under --unique")
 
@@ -607,13 +617,7 @@ def _check_batch_record(run: Run, index: int, case: Case, text: str, board, add)
         return status
     solution = record.get("solution")
     if solution and board is not None:
-        values = answer_values(solution, "line", board)
-        if values is None:
-            add("read back", f"{family}: the solution of record {index} does not read back: {solution[:80]!r}")
-        else:
-            broken = rules_broken(puzzle, board, values)
-            if broken:
-                add("rules", f"{family}: the solution breaks {len(broken)} rule(s): {broken[0]}")
+        checked_values(solution, "line", board, puzzle, f"the solution of record {index}", family, add)
     if status == "unknown" and not _budgeted(run):
         add("answer", f"{family}: unknown with no budget given")
     if puzzle is not None and status != "unknown":
@@ -833,14 +837,10 @@ def check_diagnosis(data: dict, puzzle: Puzzle | None, board, family: str, add, 
     n = board.size
     solutions = []
     for line in data.get("solutions") or []:
-        values = answer_values(str(line), "line", board)
+        values, _ = checked_values(str(line), "line", board, puzzle, "a solution of the diagnosis", family, add)
         if values is None:
-            add("read back", f"{family}: a solution of the diagnosis does not read back: {str(line)[:80]!r}")
             return settled
         solutions.append(values)
-        broken = rules_broken(puzzle, board, values)
-        if broken:
-            add("rules", f"{family}: a solution of the diagnosis breaks {len(broken)} rule(s): {broken[0]}")
     wanted = {"several": 2, "solved": 1}.get(status, 0)
     if (status == "several" or "solutions" in data) and len(solutions) != wanted:
         add("answer", f"{family}: '{status}' with {len(solutions)} solution(s) shown")
@@ -1029,15 +1029,9 @@ def _check_optimum(run: Run, case: Case, puzzle: Puzzle | None, text: str, board
         return status
     n = board.size
     if shown:
-        values = answer_values(shown, fmt, board)
-        if values is None:
-            add("read back", f"{family}: the board does not read back as {fmt}: {shown[:80]!r}")
-        else:
-            broken = rules_broken(puzzle, board, values)
-            if broken:
-                add("rules", f"{family}: the board shown breaks {len(broken)} rule(s): {broken[0]}")
-            elif best is not None and target_score(values, n) != best:
-                add("answer", f"{family}: the board shown scores {target_score(values, n)}, not the {best} printed")
+        values, broken = checked_values(shown, fmt, board, puzzle, "the board shown", family, add)
+        if values is not None and not broken and best is not None and target_score(values, n) != best:
+            add("answer", f"{family}: the board shown scores {target_score(values, n)}, not the {best} printed")
     if status != "solved":
         return status
     if puzzle is not None and puzzle.count == 0:

@@ -150,8 +150,8 @@ def log_weights(board: Board, samples: int, seed: int | None, tilt: float = TILT
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0] | np.uint64(1)
     out = np.empty(samples, dtype=np.float64)
-    reach = np.full(1, board.shape.cells, dtype=np.int64)
     cells = board.shape.cells
+    reach = np.full(1, cells, dtype=np.int64)
     probe = (np.empty(cells, dtype=np.uint64), np.empty(cells, dtype=np.int64), np.full(1, np.nan))
     steps = np.zeros(1, dtype=np.int64)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
