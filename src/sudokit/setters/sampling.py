@@ -25,9 +25,8 @@ MAX_SAMPLES = 100_000_000
 #: seconds a call of the kernel should take: the time limit and Ctrl-C are seen between calls,
 #: and a call may end inside a probe (one probe of an open 64x64 takes 0.5 s)
 SLICE_SECONDS = 0.05
-#: propagations in the first call, before the pace on this board is known (64 take about 2.6 ms
-#: on an open 64x64, whose probe takes 47,000, and 0.13 ms on the empty 9x9), and how much
-#: more than the last the next call may take
+#: propagations in the first call, before the board's pace is known (64 take 2.6 ms on an open
+#: 64x64, 0.13 ms on a 9x9), and how much more than the last the next call may take
 FIRST_STEPS = 64
 GROWTH = 16
 #: the importance sampling's tilt (``kernels/search/estimate.py``), off: on the empty 9x9 board it

@@ -544,9 +544,8 @@ def _cycle_list(g, ws, hl, nodes, ncause, last, source, y_links, x_links, j, npa
         counts[3] = 1
         return
     p0 = counts[2]
-    # its identity follows the walk in order from the source: SE tells two cycles apart by their
-    # chains in order (``FullChain``), so the same loop from another start, or walked the
-    # other way, is another inner hint, whose complexity the outer chain adds again
+    # an identity in walk order from the source: SE's FullChain tells the same loop from another
+    # start apart, and the outer chain adds its complexity again
     hsum = _mix(source + 1)
     # rule parents: the closing "on", every node but the source, each with its cause
     _cause_parents(g, src_cand, src_pos, source, _closing_cause(g, source, nodes[last, 0], y_links, x_links), hl)
