@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import sudokit
 from sudokit import Board, Shape, SolveStatus, maximize, minimize
 from sudokit.cli import cli
-from sudokit.engines import OptimizeSearch
+from sudokit.engines import OPTIMIZE_FIRST_WORK, OptimizeSearch
 from sudokit.optimize import as_weights, optimum, parse_weights, preset, score
 from sudokit.results import UNLIMITED, Limits
 
@@ -203,6 +203,15 @@ def test_time_budget_stops_a_hard_search():
     assert result.status is SolveStatus.UNKNOWN and not result.proven
     assert result.bound is not None and (result.value is None or result.bound >= result.value)
     assert result.gap is None or result.gap >= 0
+
+
+@pytest.mark.parametrize("size", [16, 64])
+def test_a_time_budget_runs_one_small_first_slice_on_a_big_board(size):
+    # a node's bound reads every value of every house: 395 nodes of an open 64x64 (the old first
+    # slice) took a second past a 0.05 s budget; the first slice is sized by that work
+    result = maximize(Board.empty(size), time_limit=0)
+    assert result.status is SolveStatus.UNKNOWN
+    assert 0 < result.nodes <= max(10, OPTIMIZE_FIRST_WORK // size**3)
 
 
 def test_paused_search_resumes_to_the_same_optimum_with_sound_bounds():
