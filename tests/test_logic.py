@@ -247,6 +247,23 @@ def test_cli_explain_and_hint():
     assert hint.stdout.splitlines() == [sudokit.hint(SEED_000).text, "solved"]
 
 
+def test_a_hint_keeps_its_budget_for_the_proof_of_one_solution():
+    # UNFAIR's proof takes 3 search nodes; a hint had no budget, where explain and rate had one
+    with pytest.raises(NotUnique, match="budget ran out") as caught:
+        sudokit.hint(UNFAIR, node_limit=1)
+    assert caught.value.status is SolveStatus.UNKNOWN
+    # an explanation cut the same way said "the puzzle has several solutions"
+    assert str(sudokit.explain(UNFAIR, node_limit=1)) == str(caught.value)
+    assert str(sudokit.explain_se(UNFAIR, node_limit=1)) == str(caught.value)
+    first = sudokit.explain(UNFAIR).steps[0].text
+    assert sudokit.hint(UNFAIR, node_limit=3).text == sudokit.hint(UNFAIR, time_limit=60).text == first
+    cut = run(["hint", "--node-limit", "1"], stdin=f"{UNFAIR}\n{SEED_000}\n")
+    assert cut.exit_code == 3 and cut.stdout.splitlines() == ["unknown (budget exhausted)", sudokit.hint(SEED_000).text]
+    assert "<stdin>:1:1: unknown (budget exhausted): the proof that it has one solution" in cut.stderr
+    timed = run(["hint", "--time-limit", "60"], stdin=UNFAIR + "\n")
+    assert timed.exit_code == 0 and timed.stdout == first + "\n"
+
+
 def test_batch_rate_adds_level_and_score(tmp_path):
     (tmp_path / "in.txt").write_text(f"{SEED_000}\n{'.' * 81}\nnot a puzzle\n")
     result = run(["batch", str(tmp_path / "in.txt"), "--rate", "--workers", "1"])

@@ -32,7 +32,7 @@ from .base import (
 
 
 def _human_options(command: Callable) -> Callable:
-    """Options shared by ``rate``, ``explain`` and ``hint`` (puzzles in, no search budget)."""
+    """Options shared by ``rate``, ``explain`` and ``hint``: the puzzles in."""
     options = [
         click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, allow_dash=True)),
         click.option("--format", "input_format", type=click.Choice(FORMATS), help="Input format (default: detected from the first puzzle)."),
@@ -180,7 +180,11 @@ def explain(files, input_format, shape, symbols, scale, time_limit, node_limit, 
 
 @cli.command()
 @_human_options
-def hint(files, input_format, shape, symbols) -> None:
+@click.option("--time-limit", type=SECONDS, metavar="SECONDS",
+              help="Budget per puzzle for the proof that it has one solution (default: none).")
+@click.option("--node-limit", type=click.IntRange(min=1), metavar="N",
+              help="Search-node budget per puzzle for the proof that it has one solution.")
+def hint(files, input_format, shape, symbols, time_limit, node_limit) -> None:
     """The easiest next step for every puzzle, one line each ('solved' for a complete board,
     'stuck' when no technique applies)."""
     tally = Tally()
@@ -188,7 +192,7 @@ def hint(files, input_format, shape, symbols) -> None:
     with interruptible():
         for source, record, board in boards(files, input_format, shape, symbols, tally, out, "line"):
             try:
-                step = logic.hint(board)
+                step = logic.hint(board, time_limit=time_limit, node_limit=node_limit)
             except logic.NotUnique as error:
                 _unratable(error.status.value, source, record, tally, out)
                 continue

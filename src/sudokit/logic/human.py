@@ -44,11 +44,15 @@ def order_for(board: Board) -> np.ndarray:
 
 
 class NotUnique(ValueError):
-    """The puzzle has no solution, or several: there is no next step towards *the* solution."""
+    """The puzzle has no solution, or several, or a budget ran out before the proof that it has
+    one (``status`` UNKNOWN): there is no next step towards *the* solution."""
 
     def __init__(self, status: SolveStatus, puzzle: Board) -> None:
         self.status = status
         self.puzzle = puzzle
+        if status is SolveStatus.UNKNOWN:
+            super().__init__("the budget ran out before the proof that the puzzle has one solution")
+            return
         what = "has no solution" if status is SolveStatus.NO_SOLUTION else "has several solutions"
         super().__init__(f"the puzzle {what}; hints and ratings need exactly one")
 
@@ -522,16 +526,19 @@ def hint(
     candidates: Sequence[Iterable[int]] | np.ndarray | None = None,
     shape: ShapeLike | None = None,
     solution: Board | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
 ) -> Step | None:
     """The easiest next step on a board, or on a board with the player's own candidates
     (``candidates``: one collection of values per cell, or a mask per cell with bit ``v - 1``
     for value ``v``). None when the board is complete or no technique applies.
 
-    Raises :class:`NotUnique` for a puzzle without exactly one solution, and ``ValueError``
-    naming the cell where the candidates leave out a given or the solution's value.
-    ``solution`` as for :func:`rate`."""
+    Raises :class:`NotUnique` for a puzzle without exactly one solution, or whose proof of one
+    ran past ``time_limit`` seconds or ``node_limit`` search nodes (status ``UNKNOWN``), and
+    ``ValueError`` naming the cell where the candidates leave out a given or the solution's
+    value. ``solution`` as for :func:`rate`. The step itself takes milliseconds."""
     board = as_board(state, shape)
-    status, found = _unique(board, solution)
+    status, found = _unique(board, solution, checked_limits(1, time_limit, node_limit))
     if status is not SolveStatus.SOLVED:
         raise NotUnique(status, board)
     assert found is not None
