@@ -627,11 +627,17 @@ def runs(draw, commands: Sequence[str] = READING, small: bool = False, families:
             limit = draw(st.sampled_from(ODD_COUNT_LIMITS))
         if limit is not None:
             args += ["--limit", limit]
+    elif command == "hint" and draw(st.booleans()):
+        args += draw(budgets())  # the proof of one solution's; the step takes milliseconds
+        time_bounded = True
     elif command in ("explain", "rate"):
         scale = draw(st.sampled_from(["hodoku", "hodoku", "se"]))
         if scale == "se":
             args += ["--scale", "se"] + draw(budgets(units="--potential-limit"))  # SE's unit
             time_bounded = True
+        elif draw(st.booleans()):
+            args += draw(budgets())  # explain's steps run to the end past it: its time is unbounded
+            time_bounded = command == "rate"
         if command == "explain" and draw(st.integers(0, 3)) == 0:
             args.append("--pretty")
         if command == "rate":
