@@ -139,7 +139,7 @@ class Search:
     def run(self, limits: Limits, record_at: int = 1) -> int:
         """Call the kernel in slices until it returns DONE or LIMIT, or a budget of ``limits``
         runs out (then BUDGET). Slicing keeps Ctrl-C and time limits responsive."""
-        least = min(100, self.first_slice)  # the smallest later slice: 100 nodes are 0.3 s on 64x64
+        least = min(100, self.first_slice)  # the smallest later slice (100 optimize nodes: 0.3 s on 64x64)
         budget = Budget(limits.nodes - self.nodes, limits.time_limit, self.first_slice, SLICE_SECONDS, least)
         self.deadline = budget.deadline
         if budget.deadline is not None and not warming.ready(self.family, budget.deadline):

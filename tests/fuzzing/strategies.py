@@ -628,7 +628,7 @@ def runs(draw, commands: Sequence[str] = READING, small: bool = False, families:
         if limit is not None:
             args += ["--limit", limit]
     elif command == "hint" and draw(st.booleans()):
-        args += draw(budgets())  # the proof of one solution's; the step takes milliseconds
+        args += draw(budgets())  # they bound the proof of one solution; the step takes milliseconds
         time_bounded = True
     elif command in ("explain", "rate"):
         scale = draw(st.sampled_from(["hodoku", "hodoku", "se"]))
