@@ -367,10 +367,11 @@ def test_a_count_or_node_limit_past_the_counters_is_no_limit():
     assert result.count == 1 and result.exhausted
 
 
-@pytest.mark.parametrize("value", ["nan", "-1", "inf!"])
+@pytest.mark.parametrize("value", ["nan", "-1", "inf!", "abc"])
 def test_a_time_limit_that_is_not_a_number_of_seconds_is_a_usage_error(value):
     result = run(["solve", "--time-limit", value], stdin=EASY + "\n")
     assert result.exit_code == 2 and "time-limit" in result.output
+    assert "valid seconds" not in result.output  # click's words for a type named "seconds"
 
 
 def test_a_lone_border_line_is_a_record_of_its_own():

@@ -45,6 +45,10 @@ class Seconds(click.FloatRange):
         super().__init__(min=0)
 
     def convert(self, value, param, ctx):
+        try:
+            float(value)
+        except (TypeError, ValueError):  # click's own words: "'abc' is not a valid seconds"
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
         seconds = super().convert(value, param, ctx)
         if seconds != seconds:
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
