@@ -39,16 +39,12 @@ class Seconds(click.FloatRange):
     """A budget in seconds: a number, 0 or more (``inf`` is no budget; click's FloatRange lets
     ``nan`` through, which compares false with everything)."""
 
-    name = "seconds"
+    name = "number of seconds"  # click says "'abc' is not a valid {name}"
 
     def __init__(self) -> None:
         super().__init__(min=0)
 
     def convert(self, value, param, ctx):
-        try:
-            float(value)
-        except (TypeError, ValueError):  # click's own words: "'abc' is not a valid seconds"
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
         seconds = super().convert(value, param, ctx)
         if seconds != seconds:
             self.fail(f"{value!r} is not a number of seconds", param, ctx)

@@ -64,6 +64,11 @@ def _refused(source: str, record: Record, why: object, tally: Tally, out: IO[str
     out.write(marker(record_format, "error"))
 
 
+#: ``--node-limit`` of ``rate``, ``explain`` and ``hint``: it bounds the proof, not the techniques
+_proof_node_limit = click.option("--node-limit", type=click.IntRange(min=1), metavar="N",
+                                 help="Search-node budget per puzzle for the proof that it has one solution.")
+
+
 def _parse_scale(ctx, param, value: str) -> Scale:
     """``--scale``'s name as its :class:`~sudokit.logic.scales.Scale`."""
     return scale_of(value)
@@ -77,8 +82,7 @@ def _scale_options(command: Callable) -> Callable:
         click.option("--time-limit", type=SECONDS, metavar="SECONDS",
                      help="Budget per puzzle; an SE rating past it is 'unknown' with its lower bounds"
                           " (default: none; puzzles rated 10.5 and more take minutes, as in SE)."),
-        click.option("--node-limit", type=click.IntRange(min=1), metavar="N",
-                     help="Search-node budget per puzzle for the proof that it has one solution."),
+        _proof_node_limit,
         click.option("--potential-limit", type=click.IntRange(min=1), metavar="N",
                      help="Budget per puzzle for SE's rating: potentials its chains may process."),
     ]
@@ -182,8 +186,7 @@ def explain(files, input_format, shape, symbols, scale, time_limit, node_limit, 
 @_human_options
 @click.option("--time-limit", type=SECONDS, metavar="SECONDS",
               help="Budget per puzzle for the proof that it has one solution (default: none).")
-@click.option("--node-limit", type=click.IntRange(min=1), metavar="N",
-              help="Search-node budget per puzzle for the proof that it has one solution.")
+@_proof_node_limit
 def hint(files, input_format, shape, symbols, time_limit, node_limit) -> None:
     """The easiest next step for every puzzle, one line each ('solved' for a complete board,
     'stuck' when no technique applies)."""

@@ -51,10 +51,11 @@ class NotUnique(ValueError):
         self.status = status
         self.puzzle = puzzle
         if status is SolveStatus.UNKNOWN:
-            super().__init__("the budget ran out before the proof that the puzzle has one solution")
-            return
-        what = "has no solution" if status is SolveStatus.NO_SOLUTION else "has several solutions"
-        super().__init__(f"the puzzle {what}; hints and ratings need exactly one")
+            message = "the budget ran out before the proof that the puzzle has one solution"
+        else:
+            what = "has no solution" if status is SolveStatus.NO_SOLUTION else "has several solutions"
+            message = f"the puzzle {what}; hints and ratings need exactly one"
+        super().__init__(message)
 
 
 @dataclass(frozen=True)
