@@ -139,7 +139,7 @@ class Search:
     def run(self, limits: Limits, record_at: int = 1) -> int:
         """Call the kernel in slices until it returns DONE or LIMIT, or a budget of ``limits``
         runs out (then BUDGET). Slicing keeps Ctrl-C and time limits responsive."""
-        least = min(100, self.first_slice)  # the smallest later slice (100 optimize nodes: 0.3 s on 64x64)
+        least = min(100, self.first_slice)  # no later slice forced past a first one's work
         budget = Budget(limits.nodes - self.nodes, limits.time_limit, self.first_slice, SLICE_SECONDS, least)
         self.deadline = budget.deadline
         if budget.deadline is not None and not warming.ready(self.family, budget.deadline):
@@ -368,8 +368,8 @@ class OptimizeSearch(Search):
         n, cells = shape.size, shape.cells
         self.board = board
         self.cells = cells
-        # a node's bound reads every value of every house: on open boards a node took 10-25 us
-        # on 9x9 and 2.9 ms on 64x64, so a first slice of about 50 ms of that work on every size
+        # a node's bound reads every value of every house, so its cost grows with cells x size:
+        # the first slice is sized to the same work (about 50 ms) on every size
         self.first_slice = max(10, OPTIMIZE_FIRST_WORK // (cells * n))
         self.givens = np.ascontiguousarray(board.cells, dtype=np.uint8)
         geometry, self.variant = variant_of(board)
